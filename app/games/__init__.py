@@ -1,0 +1,12 @@
+"""The game catalogue: every engine the platform can host, by game id (RULES.md ids)."""
+
+from __future__ import annotations
+
+from app.games.base import Engine
+from app.games.hanabi import ENGINE as HANABI
+
+ENGINES: dict[str, Engine] = {engine.id: engine for engine in (HANABI,)}
+
+
+def get_engine(game_id: str) -> Engine | None:
+    return ENGINES.get(game_id)

@@ -1,0 +1,315 @@
+"""The engine protocol every game implements, and the helpers engines share.
+
+Engines are pure (sans-I/O): no asyncio, no database, no clock and no global ``random``.
+All randomness comes from an :class:`Rng` whose state lives inside the game state, so a
+game is fully reproducible from ``(seats, options, seed)`` plus its action log.
+
+The table actor (``app/tables``) is the only caller in production. It relies on:
+
+- ``setup(seats, options, seed) -> state``
+- ``to_act(state) -> set[int]``: seats that may act now (one, several, or none when over).
+- ``legal_actions(state, seat) -> list[Action]``: concrete, JSON-ready actions.
+- ``apply(state, seat, action) -> (state, events)``; raises :class:`IllegalAction`; never
+  mutates ``state``.
+- ``view(state, seat | None) -> dict``: what that seat may know; ``None`` is a spectator.
+- ``outcome(state) -> Outcome | None``.
+- ``dump(state) -> dict`` / ``load(dict) -> state`` with ``load(dump(s)) == s``; the dump
+  holds the seat count under ``"seats"``.
+- ``timeout_action(state, seat) -> Action``: what to play for a seat whose turn timer ran out.
+
+Two more hooks serve tests and bots:
+
+- ``scramble(state, seat | None, rng) -> state``: the same game with everything hidden from
+  ``seat`` re-dealt at random (OpenSpiel's "resample from information state"). The
+  conformance suite uses it to prove views and events leak nothing.
+- ``all_cards(state) -> list``: every card identity in every zone, for conservation checks.
+
+Events carry per-seat visibility (:class:`Event`) and are redacted with :func:`event_for`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+Action = dict[str, Any]
+Seat = int
+JSON = dict[str, Any]
+
+T = TypeVar("T")
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow. ``code`` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class BadOptions(ValueError):
+    """Table options (or seat count) a game does not accept."""
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One table option: its type, default, and allowed values (``choices``) or bounds."""
+
+    name: str
+    type: str  # "bool" | "int" | "choice"
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    ruling: bool = False  # a house ruling from RULES.md that players should see
+
+    def describe(self) -> JSON:
+        out: JSON = {"name": self.name, "type": self.type, "default": self.default}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.ruling:
+            out["ruling"] = True
+        return out
+
+    def coerce(self, value: Any) -> Any:
+        """Validate ``value`` for this option; raise :class:`BadOptions` if it is not allowed."""
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise BadOptions(f"option {self.name!r} must be true or false")
+        elif self.type in ("int", "choice"):
+            if self.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise BadOptions(f"option {self.name!r} must be an integer")
+            if self.minimum is not None and value < self.minimum:
+                raise BadOptions(f"option {self.name!r} must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise BadOptions(f"option {self.name!r} must be at most {self.maximum}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise BadOptions(f"option {self.name!r} must be one of: {allowed}")
+        return value
+
+
+# Every game gets this platform option; the actor (not the engine) enforces it.
+TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> JSON:
+    """Fill defaults and validate; unknown option names are an error, not ignored."""
+    given = dict(given or {})
+    known = {s.name: s for s in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
+    return {s.name: s.coerce(given[s.name]) if s.name in given else s.default for s in specs}
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass
+class Rng:
+    """SplitMix64: tiny, fast, and its whole state is one integer that dumps to JSON."""
+
+    state: int
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed & _MASK64)
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the log and the live feed.
+
+    ``data`` goes to the seats in ``visible_to`` (everyone, spectators included, when it is
+    ``None``). Everyone else gets ``redacted`` instead, or nothing at all when it is ``None``.
+    """
+
+    type: str
+    data: JSON = field(default_factory=dict)
+    visible_to: frozenset[int] | None = None
+    redacted: JSON | None = None
+
+    def for_seat(self, seat: Seat | None) -> JSON | None:
+        if self.visible_to is None or (seat is not None and seat in self.visible_to):
+            return {"type": self.type, **self.data}
+        if self.redacted is None:
+            return None
+        return {"type": self.type, **self.redacted}
+
+
+def event_for(events: Iterable[Event], seat: Seat | None) -> list[JSON]:
+    """The events as ``seat`` may see them, in order, dropping the ones it may not see."""
+    out = []
+    for event in events:
+        shown = event.for_seat(seat)
+        if shown is not None:
+            out.append(shown)
+    return out
+
+
+# --------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``scores[i]`` is seat i's score; ``ranking`` is a list of groups of seats, best first
+    (a group shares its place); ``winners`` may be several seats (shared victory or a
+    cooperative game) or none (a cooperative loss). ``details`` is game-specific, JSON-ready:
+    verdicts, per-round breakdowns.
+    """
+
+    scores: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    winners: tuple[int, ...]
+    details: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "scores": list(self.scores),
+            "ranking": [list(g) for g in self.ranking],
+            "winners": list(self.winners),
+            "details": self.details,
+        }
+
+
+def rank_by(scores: Sequence[int], higher_is_better: bool = True,
+            tiebreak: Sequence[Any] | None = None) -> tuple[tuple[int, ...], ...]:
+    """Group seats into places by score (then by ``tiebreak``, compared the same way)."""
+    sign = 1 if higher_is_better else -1
+    keys = {
+        s: (sign * scores[s], (tiebreak[s] if tiebreak is not None else 0))
+        for s in range(len(scores))
+    }
+    groups: list[tuple[int, ...]] = []
+    for key in sorted(set(keys.values()), reverse=True):
+        groups.append(tuple(s for s in range(len(scores)) if keys[s] == key))
+    return tuple(groups)
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+class Engine(Protocol):
+    """What a game provides. Each game module exposes one instance as ``ENGINE``."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    simultaneous: bool  # several seats may be in to_act at once
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> Any: ...
+    def to_act(self, state: Any) -> set[Seat]: ...
+    def legal_actions(self, state: Any, seat: Seat) -> list[Action]: ...
+    def apply(self, state: Any, seat: Seat, action: Action) -> tuple[Any, list[Event]]: ...
+    def view(self, state: Any, seat: Seat | None) -> JSON: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def dump(self, state: Any) -> JSON: ...
+    def load(self, data: JSON) -> Any: ...
+    def timeout_action(self, state: Any, seat: Seat) -> Action: ...
+    def scramble(self, state: Any, seat: Seat | None, rng: Rng) -> Any: ...
+    def all_cards(self, state: Any) -> list[Any]: ...
+
+
+class BaseEngine:
+    """Shared behaviour for engines: option handling, catalogue entry, default timeout."""
+
+    id: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[OptionSpec, ...] = ()
+    simultaneous: bool = False
+
+    def check_setup(self, seats: int, options: Mapping[str, Any] | None) -> JSON:
+        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
+            raise BadOptions(
+                f"{self.id} is for {self.min_players} to {self.max_players} players"
+            )
+        return resolve_options(self.options, options)
+
+    def catalogue_entry(self) -> JSON:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "simultaneous": self.simultaneous,
+            "options": [o.describe() for o in (*self.options, TURN_TIMER)],
+        }
+
+    def timeout_action(self, state: Any, seat: Seat) -> Action:
+        """Default for a seat whose turn timer ran out: its first legal action."""
+        actions = self.legal_actions(state, seat)  # type: ignore[attr-defined]
+        if not actions:
+            raise IllegalAction("not_your_turn", "this seat has nothing to do")
+        return actions[0]
+
+    @staticmethod
+    def copy(state: T) -> T:
+        """A deep copy, so ``apply`` can work on it without touching its input."""
+        return copy.deepcopy(state)
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    """Raise :class:`IllegalAction` unless ``condition`` holds."""
+    if not condition:
+        raise IllegalAction(code, message)
+
+
+def action_field(action: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    """Read a required field of an action with a type check; bools are not ints here."""
+    if name not in action:
+        raise IllegalAction("bad_action", f"missing field {name!r}")
+    value = action[name]
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise IllegalAction("bad_action", f"field {name!r} has the wrong type")
+    if not isinstance(value, kind):
+        raise IllegalAction("bad_action", f"field {name!r} has the wrong type")
+    return value

@@ -1,0 +1,401 @@
+"""Hanabi (RULES.md §1): a pure engine implementing the protocol of ``app.games.base``.
+
+Card ids are handed out in draw order (the n-th card drawn gets id n), so an id tells a
+player only when the card was drawn, never what it is. Hands are kept in draw order,
+newest last. Every card in a hand carries what the clues said about it; that knowledge is
+public (everyone heard the clues), the card itself is visible only to the other players.
+Spectators see no card in any hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.games.base import (
+    JSON,
+    Action,
+    BaseEngine,
+    Event,
+    IllegalAction,
+    OptionSpec,
+    Outcome,
+    Rng,
+    action_field,
+    require,
+)
+from app.games.hanabi.data import HAND_SIZE, RANKS, colors_for, full_deck, verdict
+
+
+@dataclass
+class Card:
+    id: int
+    color: str
+    rank: int
+    # what clues told its holder: positive colour/rank, and everything it is not
+    clued_color: str | None = None
+    clued_rank: int | None = None
+    not_colors: list[str] = field(default_factory=list)
+    not_ranks: list[int] = field(default_factory=list)
+
+    def face(self) -> JSON:
+        return {"id": self.id, "color": self.color, "rank": self.rank}
+
+    def knowledge(self, colors: tuple[str, ...]) -> JSON:
+        return {
+            "color": self.clued_color,
+            "rank": self.clued_rank,
+            "not_colors": sorted(self.not_colors, key=colors.index),
+            "not_ranks": sorted(self.not_ranks),
+            "possible_colors": [c for c in colors if self._may_be_color(c)],
+            "possible_ranks": [r for r in RANKS if self._may_be_rank(r)],
+        }
+
+    def _may_be_color(self, color: str) -> bool:
+        if self.clued_color is not None:
+            return color == self.clued_color
+        return color not in self.not_colors
+
+    def _may_be_rank(self, rank: int) -> bool:
+        if self.clued_rank is not None:
+            return rank == self.clued_rank
+        return rank not in self.not_ranks
+
+
+@dataclass
+class HanabiState:
+    seats: int
+    options: JSON
+    rng: int
+    deck: list[tuple[str, int]]  # top of the deck is the end of the list
+    hands: list[list[Card]]
+    played: list[Card]
+    discard: list[Card]
+    clues: int
+    fuses: int
+    turn: int
+    next_id: int
+    turns_taken: int = 0
+    final_turns_left: int | None = None
+    over: str | None = None  # "strikeout" | "perfect" | "deck_out"
+    log: list[JSON] = field(default_factory=list)
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return colors_for(self.options["multicolor"])
+
+    @property
+    def max_clues(self) -> int:
+        return int(self.options["clue_tokens"])
+
+    def fireworks(self) -> dict[str, int]:
+        heights = {c: 0 for c in self.colors}
+        for card in self.played:
+            heights[card.color] = max(heights[card.color], card.rank)
+        return heights
+
+    def score(self) -> int:
+        if self.over == "strikeout":
+            return 0
+        return sum(self.fireworks().values())
+
+    def max_score(self) -> int:
+        return 5 * len(self.colors)
+
+
+class HanabiEngine(BaseEngine):
+    id = "hanabi"
+    name = "Hanabi"
+    min_players = 2
+    max_players = 5
+    simultaneous = False
+    options = (
+        OptionSpec("multicolor", "bool", False),
+        OptionSpec("fuses", "choice", 3, choices=(3, 1)),
+        OptionSpec("clue_tokens", "choice", 8, choices=(8, 10)),
+        OptionSpec("empty_clues", "bool", True, ruling=True),
+    )
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> HanabiState:
+        opts = self.check_setup(seats, options)
+        rng = Rng.from_seed(seed)
+        deck = full_deck(opts["multicolor"])
+        rng.shuffle(deck)
+        first = rng.below(seats)
+        state = HanabiState(
+            seats=seats, options=opts, rng=rng.state, deck=deck,
+            hands=[[] for _ in range(seats)], played=[], discard=[],
+            clues=opts["clue_tokens"], fuses=opts["fuses"], turn=first, next_id=0,
+        )
+        # each player's whole hand in turn, starting with seat 0 (as the reference engines do)
+        for seat in range(seats):
+            for _ in range(HAND_SIZE[seats]):
+                self._draw(state, seat)
+        return state
+
+    @staticmethod
+    def deal_order(state: HanabiState) -> list[tuple[str, int]]:
+        """The cards in the order they will be drawn (for tests and cross-checks)."""
+        return list(reversed(state.deck))
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self, state: HanabiState) -> set[int]:
+        return set() if state.over else {state.turn}
+
+    def legal_actions(self, state: HanabiState, seat: int) -> list[Action]:
+        if state.over or seat != state.turn:
+            return []
+        hand = state.hands[seat]
+        actions: list[Action] = [{"type": "play", "card": c.id} for c in hand]
+        if state.clues < state.max_clues:
+            actions += [{"type": "discard", "card": c.id} for c in hand]
+        if state.clues > 0:
+            for offset in range(1, state.seats):
+                target = (seat + offset) % state.seats
+                cards = state.hands[target]
+                for color in state.colors:
+                    if state.options["empty_clues"] or any(c.color == color for c in cards):
+                        actions.append({"type": "clue", "target": target, "color": color})
+                for rank in RANKS:
+                    if state.options["empty_clues"] or any(c.rank == rank for c in cards):
+                        actions.append({"type": "clue", "target": target, "rank": rank})
+        return actions
+
+    def outcome(self, state: HanabiState) -> Outcome | None:
+        if not state.over:
+            return None
+        score = state.score()
+        everyone = tuple(range(state.seats))
+        return Outcome(
+            scores=tuple(score for _ in everyone),
+            ranking=(everyone,),
+            winners=() if state.over == "strikeout" else everyone,
+            details={
+                "cooperative": True,
+                "score": score,
+                "max_score": state.max_score(),
+                "verdict": verdict(score),
+                "reason": state.over,
+                "fireworks": state.fireworks(),
+            },
+        )
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: HanabiState, seat: int, action: Action) -> tuple[HanabiState, list[Event]]:
+        require(isinstance(action, dict), "bad_action", "an action is a JSON object")
+        require(not state.over, "game_over", "the game is over")
+        require(seat == state.turn, "not_your_turn", "it is not your turn")
+        kind = action.get("type")
+        if kind == "play":
+            s = self.copy(state)
+            events = self._play(s, seat, self._own_card(s, seat, action))
+        elif kind == "discard":
+            require(state.clues < state.max_clues, "clues_full",
+                    "you cannot discard while all clue tokens are available")
+            s = self.copy(state)
+            events = self._discard(s, seat, self._own_card(s, seat, action))
+        elif kind == "clue":
+            s = self.copy(state)
+            events = self._clue(s, seat, action)
+        else:
+            raise IllegalAction("bad_action", f"unknown action type {kind!r}")
+        events += self._end_turn(s)
+        return s, events
+
+    def _own_card(self, state: HanabiState, seat: int, action: Action) -> Card:
+        card_id = action_field(action, "card", int)
+        for card in state.hands[seat]:
+            if card.id == card_id:
+                return card
+        raise IllegalAction("no_such_card", "that card is not in your hand")
+
+    def _play(self, state: HanabiState, seat: int, card: Card) -> list[Event]:
+        state.hands[seat].remove(card)
+        fireworks = state.fireworks()
+        success = fireworks[card.color] == card.rank - 1
+        regained = False
+        if success:
+            state.played.append(card)
+            if card.rank == 5 and state.clues < state.max_clues:
+                state.clues += 1
+                regained = True
+        else:
+            state.discard.append(card)
+            state.fuses -= 1
+        entry = {"type": "play", "seat": seat, "card": card.face(), "success": success,
+                 "clue_regained": regained, "fuses": state.fuses}
+        state.log.append(entry)
+        events = [Event("play", {k: v for k, v in entry.items() if k != "type"})]
+        if state.fuses == 0:
+            state.over = "strikeout"
+            return events
+        if all(h == 5 for h in state.fireworks().values()):
+            state.over = "perfect"
+            return events
+        return events + self._draw(state, seat)
+
+    def _discard(self, state: HanabiState, seat: int, card: Card) -> list[Event]:
+        state.hands[seat].remove(card)
+        state.discard.append(card)
+        state.clues += 1
+        entry = {"type": "discard", "seat": seat, "card": card.face()}
+        state.log.append(entry)
+        return [Event("discard", {"seat": seat, "card": card.face()}), *self._draw(state, seat)]
+
+    def _clue(self, state: HanabiState, seat: int, action: Action) -> list[Event]:
+        require(state.clues > 0, "no_clues", "there is no clue token left")
+        target = action_field(action, "target", int)
+        require(0 <= target < state.seats and target != seat, "bad_target",
+                "choose another player to clue")
+        has_color, has_rank = "color" in action, "rank" in action
+        require(has_color != has_rank, "bad_action", "a clue names one colour or one number")
+        hand = state.hands[target]
+        if has_color:
+            color = action_field(action, "color", str)
+            require(color in state.colors, "bad_action", f"no such colour {color!r}")
+            touched = [c for c in hand if c.color == color]
+            for c in hand:
+                if c.color == color:
+                    c.clued_color = color
+                elif color not in c.not_colors:
+                    c.not_colors.append(color)
+            detail: JSON = {"color": color}
+        else:
+            rank = action_field(action, "rank", int)
+            require(rank in RANKS, "bad_action", f"no such number {rank!r}")
+            touched = [c for c in hand if c.rank == rank]
+            for c in hand:
+                if c.rank == rank:
+                    c.clued_rank = rank
+                elif rank not in c.not_ranks:
+                    c.not_ranks.append(rank)
+            detail = {"rank": rank}
+        require(bool(touched) or state.options["empty_clues"], "empty_clue",
+                "that clue touches no card (empty clues are off at this table)")
+        state.clues -= 1
+        entry = {"type": "clue", "seat": seat, "target": target, **detail,
+                 "cards": [c.id for c in touched]}
+        state.log.append(entry)
+        return [Event("clue", {k: v for k, v in entry.items() if k != "type"})]
+
+    def _draw(self, state: HanabiState, seat: int) -> list[Event]:
+        if not state.deck:
+            return []
+        color, rank = state.deck.pop()
+        card = Card(id=state.next_id, color=color, rank=rank)
+        state.next_id += 1
+        state.hands[seat].append(card)
+        if not state.deck and state.final_turns_left is None:
+            # the drawer's own turn is still running; _end_turn counts it down next
+            state.final_turns_left = state.seats + 1
+        others = frozenset(s for s in range(state.seats) if s != seat)
+        return [Event("draw", {"seat": seat, "card": card.face(), "deck": len(state.deck)},
+                      visible_to=others,
+                      redacted={"seat": seat, "card": {"id": card.id}, "deck": len(state.deck)})]
+
+    def _end_turn(self, state: HanabiState) -> list[Event]:
+        state.turns_taken += 1
+        if not state.over and state.final_turns_left is not None:
+            state.final_turns_left -= 1
+            if state.final_turns_left == 0:
+                state.over = "deck_out"
+        if state.over:
+            result = self.outcome(state)
+            assert result is not None
+            return [Event("game_over", {"score": result.details["score"],
+                                        "verdict": result.details["verdict"],
+                                        "reason": state.over})]
+        state.turn = (state.turn + 1) % state.seats
+        return []
+
+    # ------------------------------------------------------------------ view
+
+    def view(self, state: HanabiState, seat: int | None) -> JSON:
+        colors = state.colors
+        hands = []
+        for owner, hand in enumerate(state.hands):
+            shown = []
+            for card in hand:
+                item: JSON = {"id": card.id, "knowledge": card.knowledge(colors)}
+                if seat is not None and owner != seat:
+                    item["color"], item["rank"] = card.color, card.rank
+                shown.append(item)
+            hands.append(shown)
+        return {
+            "game": self.id,
+            "seats": state.seats,
+            "me": seat,
+            "options": state.options,
+            "colors": list(colors),
+            "turn": None if state.over else state.turn,
+            "turns_taken": state.turns_taken,
+            "clues": state.clues,
+            "max_clues": state.max_clues,
+            "fuses": state.fuses,
+            "max_fuses": state.options["fuses"],
+            "deck": len(state.deck),
+            "final_turns_left": state.final_turns_left,
+            "fireworks": state.fireworks(),
+            "discard": [c.face() for c in state.discard],
+            "hands": hands,
+            "score": state.score(),
+            "max_score": state.max_score(),
+            "over": state.over,
+            "verdict": verdict(state.score()) if state.over else None,
+            "log": [dict(e) for e in state.log],
+        }
+
+    # ------------------------------------------------------------------ persistence
+
+    def dump(self, state: HanabiState) -> JSON:
+        data = asdict(state)
+        data["deck"] = [list(c) for c in state.deck]
+        return data
+
+    def load(self, data: JSON) -> HanabiState:
+        d = dict(data)
+        d["deck"] = [(c, int(r)) for c, r in d["deck"]]
+        for key in ("played", "discard"):
+            d[key] = [Card(**c) for c in d[key]]
+        d["hands"] = [[Card(**c) for c in hand] for hand in d["hands"]]
+        d["options"] = dict(d["options"])
+        d["log"] = [dict(e) for e in d["log"]]
+        return HanabiState(**d)
+
+    # ------------------------------------------------------------------ tests and bots
+
+    def timeout_action(self, state: HanabiState, seat: int) -> Action:
+        """Out of time: discard the oldest card nobody clued, else give the first clue."""
+        legal = self.legal_actions(state, seat)
+        require(bool(legal), "not_your_turn", "this seat has nothing to do")
+        if state.clues < state.max_clues:
+            hand = state.hands[seat]
+            unclued = [c for c in hand if c.clued_color is None and c.clued_rank is None]
+            return {"type": "discard", "card": (unclued or hand)[0].id}
+        clues = [a for a in legal if a["type"] == "clue"]
+        return clues[0] if clues else legal[0]
+
+    def scramble(self, state: HanabiState, seat: int | None, rng: Rng) -> HanabiState:
+        """Re-deal the deck and every hand ``seat`` cannot see, keeping ids and clue marks."""
+        s = self.copy(state)
+        hidden_hands = range(s.seats) if seat is None else [seat]
+        slots = [card for owner in hidden_hands for card in s.hands[owner]]
+        faces = [(c.color, c.rank) for c in slots] + s.deck
+        rng.shuffle(faces)
+        for card, (color, rank) in zip(slots, faces, strict=False):
+            card.color, card.rank = color, rank
+        s.deck = faces[len(slots):]
+        return s
+
+    def all_cards(self, state: HanabiState) -> list[Any]:
+        cards = [(c.color, c.rank) for hand in state.hands for c in hand]
+        cards += [(c.color, c.rank) for c in state.played + state.discard]
+        return cards + list(state.deck)
+
+
+ENGINE = HanabiEngine()

@@ -1,0 +1,155 @@
+"""The conformance suite every engine must pass (see ARCHITECTURE.md, Tests).
+
+Random legal playouts over many seeds, checking after every step:
+
+- termination within a bound, and that the game over state has no one to act;
+- legality: every listed legal action is accepted; a seat not to act, an unknown action
+  type and junk are rejected with ``IllegalAction``; a rejected action changes nothing;
+- purity: ``apply`` never mutates its input;
+- determinism: the same seed and actions give the same state;
+- ``load(dump(s)) == s`` and the dump survives JSON;
+- card conservation (when the engine has ``all_cards``);
+- no leaks: ``view(s, seat)`` is unchanged when everything hidden from ``seat`` is re-dealt
+  (``engine.scramble``), and the events ``seat`` receives tell it nothing its next view
+  does not (checked by applying the same action in the re-dealt world).
+
+Use :func:`run_conformance` from a game's own tests, or rely on ``test_conformance.py``,
+which runs it over every registered engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from app.games.base import Engine, IllegalAction, Rng, event_for
+
+MAX_STEPS = 5000
+
+
+def _json_round_trip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _check_no_leak(engine: Engine, state: Any, seat: int | None, rng: Rng) -> None:
+    scramble = getattr(engine, "scramble", None)
+    if scramble is None:
+        return
+    other = scramble(state, seat, rng)
+    assert engine.view(state, seat) == engine.view(other, seat), (
+        f"{engine.id}: view for seat {seat} depends on something hidden from it"
+    )
+    assert sorted(map(repr, engine.legal_actions(state, seat))) == sorted(
+        map(repr, engine.legal_actions(other, seat))
+    ) if seat is not None else True, f"{engine.id}: legal actions of {seat} leak"
+
+
+def _check_event_leak(engine: Engine, state: Any, actor: int, action: Any,
+                      events: list, after: Any, rng: Rng) -> None:
+    """Events an observer sees must be fixed by what its next view shows."""
+    scramble = getattr(engine, "scramble", None)
+    if scramble is None:
+        return
+    observers: list[int | None] = [None, *range(_seat_count(engine, state))]
+    for seat in observers:
+        other = scramble(state, seat, rng)
+        try:
+            other_after, other_events = engine.apply(other, actor, action)
+        except IllegalAction:
+            continue  # legality hinged on something hidden from this observer; fine
+        if engine.view(after, seat) != engine.view(other_after, seat):
+            continue  # the action revealed something to this observer; events may too
+        assert event_for(events, seat) == event_for(other_events, seat), (
+            f"{engine.id}: events for {seat} after {action} reveal hidden information"
+        )
+
+
+def _seat_count(engine: Engine, state: Any) -> int:
+    return int(engine.dump(state)["seats"])
+
+
+def playout(engine: Engine, seats: int, options: dict, seed: int,
+            choose_seed: int | None = None, deep_checks: bool = True) -> tuple[Any, list]:
+    """Play one random game to the end with every check on; return (final state, log)."""
+    chooser = random.Random(choose_seed if choose_seed is not None else seed)
+    check_rng = Rng.from_seed(seed ^ 0x5EED)
+    state = engine.setup(seats, options, seed)
+    initial_cards = Counter(engine.all_cards(state)) if hasattr(engine, "all_cards") else None
+    log: list[tuple[int, Any]] = []
+    for _step in range(MAX_STEPS):
+        dumped = engine.dump(state)
+        assert int(dumped["seats"]) == seats
+        assert engine.load(dumped) == state, f"{engine.id}: load(dump(s)) != s"
+        assert engine.load(_json_round_trip(dumped)) == state, f"{engine.id}: dump not JSON-safe"
+        for seat in [None, *range(seats)]:
+            _json_round_trip(engine.view(state, seat))
+            if deep_checks:
+                _check_no_leak(engine, state, seat, check_rng)
+        if initial_cards is not None:
+            assert Counter(engine.all_cards(state)) == initial_cards, "cards not conserved"
+
+        acting = engine.to_act(state)
+        if engine.outcome(state) is not None:
+            assert not acting, f"{engine.id}: seats to act after the end"
+            for seat in range(seats):
+                assert engine.legal_actions(state, seat) == []
+            return state, log
+        assert acting, f"{engine.id}: nobody to act but no outcome"
+
+        idle = [s for s in range(seats) if s not in acting]
+        for seat in idle:
+            assert engine.legal_actions(state, seat) == []
+        if idle:
+            probe = engine.legal_actions(state, next(iter(acting)))[0]
+            _expect_illegal(engine, state, chooser.choice(idle), probe)
+        seat = chooser.choice(sorted(acting))
+        legal = engine.legal_actions(state, seat)
+        assert legal, f"{engine.id}: seat {seat} to act with no legal action"
+        for junk in ({"type": "no-such-action"}, {}, {"type": legal[0].get("type"), "x": []}):
+            if junk not in legal:
+                _expect_illegal(engine, state, seat, junk)
+        action = chooser.choice(legal)
+        _json_round_trip(action)
+        new_state, events = engine.apply(state, seat, _json_round_trip(action))
+        assert engine.dump(state) == dumped, f"{engine.id}: apply mutated its input"
+        for event in events:
+            for observer in [None, *range(seats)]:
+                shown = event.for_seat(observer)
+                if shown is not None:
+                    _json_round_trip(shown)
+        if deep_checks:
+            _check_event_leak(engine, state, seat, _json_round_trip(action), events,
+                              new_state, check_rng)
+        log.append((seat, action))
+        state = new_state
+    raise AssertionError(f"{engine.id}: no end after {MAX_STEPS} steps")
+
+
+def _expect_illegal(engine: Engine, state: Any, seat: int, action: Any) -> None:
+    before = engine.dump(state)
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        assert exc.code and exc.message
+    else:
+        raise AssertionError(f"{engine.id}: seat {seat} could play {action!r}")
+    assert engine.dump(state) == before
+
+
+def replay(engine: Engine, seats: int, options: dict, seed: int, log: list) -> Any:
+    state = engine.setup(seats, options, seed)
+    for seat, action in log:
+        state, _ = engine.apply(state, seat, action)
+    return state
+
+
+def run_conformance(engine: Engine, seats: int, options: dict, seeds: range,
+                    deep_every: int = 1) -> None:
+    """Random playouts for each seed with every check; ``deep_every`` thins the leak checks."""
+    for i, seed in enumerate(seeds):
+        final, log = playout(engine, seats, options, seed, deep_checks=(i % deep_every == 0))
+        again = replay(engine, seats, options, seed, log)
+        assert engine.dump(again) == engine.dump(final), f"{engine.id}: not deterministic"
+        assert engine.outcome(final) is not None
