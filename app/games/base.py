@@ -103,6 +103,11 @@ class OptionSpec:
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
 
 
+def engine_options(options: Mapping[str, Any]) -> JSON:
+    """A table's options less the platform's own (the engine never sees the turn timer)."""
+    return {k: v for k, v in options.items() if k != TURN_TIMER.name}
+
+
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> JSON:
     """Fill defaults and validate; unknown option names are an error, not ignored."""
     given = dict(given or {})

@@ -1,0 +1,1 @@
+"""HTTP and WebSocket endpoints: parse, authenticate, hand commands to table actors."""

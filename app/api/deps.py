@@ -1,0 +1,87 @@
+"""Shared dependencies: the registry, the repository, and who is calling.
+
+A caller is identified by a bearer token (scripts, bots) or by the signed identity cookie
+the browser flow sets; both resolve to the same kind of guest player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from app.config import Settings, get_settings
+from app.db.models import Player
+from app.db.repository import Repository
+from app.errors import AppError
+from app.tables.registry import Registry
+
+COOKIE = "ludoteca_player"
+
+
+def sign(token: str, key: str) -> str:
+    mac = hmac.new(key.encode(), token.encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{token}.{mac}"
+
+
+def unsign(value: str, key: str) -> str | None:
+    token, _, _mac = value.rpartition(".")
+    if not token:
+        return None
+    return token if hmac.compare_digest(sign(token, key), value) else None
+
+
+def get_registry(conn: HTTPConnection) -> Registry:
+    return conn.app.state.registry
+
+
+def get_repo(conn: HTTPConnection) -> Repository:
+    return conn.app.state.repo
+
+
+def token_from(conn: HTTPConnection, settings: Settings) -> tuple[str | None, bool]:
+    """The caller's token and whether it came from the cookie (browser) or not."""
+    header = conn.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip(), False
+    if conn.scope["type"] == "websocket" and conn.query_params.get("token"):
+        return conn.query_params["token"], False
+    cookie = conn.cookies.get(COOKIE)
+    if cookie:
+        return unsign(cookie, settings.resolved_secret_key()), True
+    return None, False
+
+
+async def identify(conn: HTTPConnection) -> Player | None:
+    """The calling player, or None for an anonymous caller; a bad token is an error."""
+    settings = get_settings()
+    token, _from_cookie = token_from(conn, settings)
+    if token is None:
+        if conn.headers.get("authorization") or conn.query_params.get("token"):
+            raise AppError("bad_token", "that token is not valid", 401)
+        return None
+    player = await get_repo(conn).player_by_token(token)
+    if player is None:
+        raise AppError("bad_token", "that token is not valid", 401)
+    return player
+
+
+async def optional_player(request: Request) -> Player | None:
+    return await identify(request)
+
+
+async def required_player(request: Request) -> Player:
+    player = await identify(request)
+    if player is None:
+        raise AppError("unauthenticated",
+                       "send Authorization: Bearer <token> (from POST /api/players)", 401)
+    return player
+
+
+RegistryDep = Annotated[Registry, Depends(get_registry)]
+RepoDep = Annotated[Repository, Depends(get_repo)]
+MaybePlayer = Annotated[Player | None, Depends(optional_player)]
+CurrentPlayer = Annotated[Player, Depends(required_player)]

@@ -1,0 +1,106 @@
+"""The lobby API: the game catalogue and table management (create, join, leave, start)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
+from app.api.schemas import JoinedOut, JoinTable, NewTable, TableOut
+from app.config import get_settings
+from app.games import ENGINES
+from app.tables.actor import Delete, Join, Leave, Start, TableActor
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+def absolute(request: Request, path: str) -> str:
+    base = get_settings().public_url or str(request.base_url)
+    return base.rstrip("/") + path
+
+
+def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
+    summary = actor.summary()
+    seated = actor.seat_of(viewer_id) is not None
+    invite = None
+    if seated or not actor.info.private:
+        invite = absolute(request, f"/join/{actor.info.invite_token}")
+    return TableOut(**summary, url=absolute(request, f"/tables/{actor.info.id}"),
+                    invite_url=invite)
+
+
+@router.get("/games")
+async def games() -> list[dict[str, Any]]:
+    """Every game this server hosts, with player counts and options (types, defaults, values)."""
+    return [engine.catalogue_entry() for engine in ENGINES.values()]  # type: ignore[attr-defined]
+
+
+@router.post("/tables", status_code=201, response_model=TableOut)
+async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
+                       registry: RegistryDep) -> TableOut:
+    """Create a table; the caller is its host and sits in seat 0."""
+    actor = await registry.create(player.id, player.name, body.game, body.seats, body.options,
+                                  body.private)
+    return table_out(request, actor, player.id)
+
+
+@router.get("/tables", response_model=list[TableOut])
+async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
+                      game: str | None = None, status: str | None = None) -> list[TableOut]:
+    """Public tables waiting for players or playing (filter with ?game= and ?status=)."""
+    actors = registry.public_tables()
+    if game:
+        actors = [a for a in actors if a.info.game == game]
+    if status:
+        actors = [a for a in actors if a.info.status == status]
+    actors.sort(key=lambda a: a.info.created_at, reverse=True)
+    viewer = player.id if player else None
+    return [table_out(request, a, viewer) for a in actors]
+
+
+@router.get("/tables/{table_id}", response_model=TableOut)
+async def get_table(table_id: str, request: Request, registry: RegistryDep,
+                    player: MaybePlayer) -> TableOut:
+    actor = registry.get(table_id)
+    return table_out(request, actor, player.id if player else None)
+
+
+@router.post("/tables/{table_id}/join", response_model=JoinedOut)
+async def join_table(table_id: str, request: Request, player: CurrentPlayer,
+                     registry: RegistryDep, body: JoinTable | None = None) -> JoinedOut:
+    """Take a seat (the first free one unless ``seat`` is given). Private tables need ``invite``."""
+    body = body or JoinTable()
+    actor = registry.get(table_id)
+    seat = await actor.submit(Join(player.id, player.name, body.seat, body.invite))
+    return JoinedOut(seat=seat, table=table_out(request, actor, player.id))
+
+
+@router.post("/tables/{table_id}/leave", response_model=TableOut | None)
+async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
+                      registry: RegistryDep) -> TableOut | None:
+    """Give up your seat before the game starts (the last one to leave deletes the table)."""
+    actor = registry.get(table_id)
+    await actor.submit(Leave(player.id))
+    if actor.info.status == "deleted":
+        registry.forget_deleted()
+        return None
+    return table_out(request, actor, player.id)
+
+
+@router.post("/tables/{table_id}/start", response_model=TableOut)
+async def start_table(table_id: str, request: Request, player: CurrentPlayer,
+                      registry: RegistryDep) -> TableOut:
+    """Start the game (host only, every seat taken)."""
+    actor = registry.get(table_id)
+    await actor.submit(Start(player.id))
+    return table_out(request, actor, player.id)
+
+
+@router.delete("/tables/{table_id}", status_code=204)
+async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryDep) -> Response:
+    """Delete a table (host only, before it starts)."""
+    actor = registry.get(table_id)
+    await actor.submit(Delete(player.id))
+    registry.forget_deleted()
+    return Response(status_code=204)

@@ -1,0 +1,46 @@
+"""Finished games: players, seats, options, seed, every action with its time, and outcome."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import RepoDep
+from app.api.schemas import MatchAction, MatchDetail, MatchOut, MatchSeat, PlayerOut
+from app.db.models import GameTable
+from app.errors import not_found
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+def _iso(value) -> str | None:  # noqa: ANN001
+    return value.isoformat() if value is not None else None
+
+
+def match_out(row: GameTable) -> dict:
+    return {
+        "id": row.id, "game": row.game, "options": row.options, "seed": row.seed,
+        "seats": [MatchSeat(seat=s.seat, player=PlayerOut(id=s.player.id, name=s.player.name))
+                  for s in row.seats],
+        "started_at": _iso(row.started_at), "finished_at": _iso(row.finished_at),
+        "outcome": row.outcome,
+    }
+
+
+@router.get("", response_model=list[MatchOut])
+async def list_matches(repo: RepoDep, game: str | None = None, player: str | None = None,
+                       limit: int = Query(50, ge=1, le=200),
+                       offset: int = Query(0, ge=0)) -> list[MatchOut]:
+    """Finished games, newest first (filter by ?game= or ?player=<player id>)."""
+    rows = await repo.finished_tables(game, player, limit, offset)
+    return [MatchOut(**match_out(r)) for r in rows]
+
+
+@router.get("/{match_id}", response_model=MatchDetail)
+async def get_match(match_id: str, repo: RepoDep) -> MatchDetail:
+    """One finished game with its whole action log (enough to replay it from the seed)."""
+    row = await repo.table(match_id)
+    if row is None or row.status != "finished":
+        raise not_found("match")
+    actions = [MatchAction(seq=a.seq, seat=a.seat, action=a.action, source=a.source,
+                           at=a.at.isoformat()) for a in await repo.actions(match_id)]
+    return MatchDetail(**match_out(row), actions=actions)

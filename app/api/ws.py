@@ -1,0 +1,110 @@
+"""The table WebSocket: authenticate, register with the actor, relay messages both ways.
+
+Authentication: ``Authorization: Bearer <token>`` or ``?token=`` (scripts and bots), or the
+browser's identity cookie (then the Origin must be this site). Anyone allowed to watch may
+connect without a seat and gets the spectator view. Private tables need a seat or ``?invite=``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api.deps import get_registry, identify, token_from
+from app.config import get_settings
+from app.errors import AppError
+from app.tables.actor import Act, Chat, Connect, Disconnect, Sync
+from app.tables.connections import Connection
+from app.tables.protocol import ActionMessage, ChatMessage, PingMessage, parse_client_message
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+POLICY_VIOLATION = 1008
+
+
+def _origin_ok(websocket: WebSocket) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    settings = get_settings()
+    registry = get_registry(websocket)
+    await websocket.accept()
+    try:
+        player = await identify(websocket)
+        _, from_cookie = token_from(websocket, settings)
+        if from_cookie and not _origin_ok(websocket):
+            raise AppError("forbidden", "cross-site WebSocket refused", 403)
+        actor = registry.get(table_id)
+    except AppError as exc:
+        await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
+        await websocket.close(POLICY_VIOLATION, exc.code)
+        return
+
+    async def close(code: int, reason: str) -> None:
+        try:
+            await websocket.close(code, reason)
+        except RuntimeError:
+            pass
+
+    conn = Connection(player.id if player else None, websocket.send_text, close,
+                      settings.outbound_queue)
+    writer = asyncio.get_running_loop().create_task(conn.writer())
+    try:
+        await actor.submit(Connect(conn, websocket.query_params.get("invite")))
+    except AppError as exc:
+        conn.push({"type": "error", "version": actor.info.version, **exc.to_json()})
+        conn.finish()
+        await writer
+        await close(POLICY_VIOLATION, exc.code)
+        return
+
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            await _handle(actor, conn, raw, settings.max_message_bytes)
+            if actor.info.status == "deleted" or conn.dropped:
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if actor.info.status != "deleted":
+            try:
+                await actor.submit(Disconnect(conn))
+            except AppError:
+                pass
+        conn.finish()
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+
+
+async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None:  # noqa: ANN001
+    try:
+        msg = parse_client_message(raw, limit)
+        if isinstance(msg, ActionMessage):
+            if conn.player_id is None:
+                raise AppError("forbidden", "spectators cannot act", 403)
+            await actor.submit(Act(conn.player_id, msg.action, msg.version, conn))
+        elif isinstance(msg, ChatMessage):
+            await actor.submit(Chat(conn, msg.text))
+        elif isinstance(msg, PingMessage):
+            conn.push({"type": "pong", "version": actor.info.version})
+        else:
+            await actor.submit(Sync(conn))
+    except AppError as exc:
+        conn.push({"type": "error", "version": actor.info.version, **exc.to_json()})

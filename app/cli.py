@@ -1,0 +1,65 @@
+"""Commands: ``serve`` (migrate and run the server) and ``test`` (prepare and run pytest)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from app.config import ROOT
+
+
+def serve(host: str, port: int) -> None:
+    import uvicorn
+
+    from app.main import create_app
+
+    uvicorn.run(create_app(), host=host, port=port, ws_max_size=1 << 20, log_level="info",
+                proxy_headers=True)
+
+
+def _apt_install(*packages: str) -> None:
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(f"ludoteca test: cannot install {packages} (not root or no apt-get); "
+              "tests that need them will be skipped", flush=True)
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
+
+
+def prepare_test_machine() -> None:
+    """What the tests need beyond Python packages: Debian's Chromium and PostgreSQL."""
+    missing = []
+    if not os.path.exists("/usr/bin/chromium"):
+        missing.append("chromium")
+    if not any(os.path.exists(f"/usr/lib/postgresql/{v}/bin/initdb") for v in range(12, 20)):
+        missing.append("postgresql")
+    if missing:
+        _apt_install(*missing)
+
+
+def test(pytest_args: list[str]) -> int:
+    prepare_test_machine()
+    env = {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+    return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="ludoteca")
+    sub = parser.add_subparsers(dest="command")
+    p_serve = sub.add_parser("serve", help="run the server")
+    p_serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
+    p_serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
+    p_test = sub.add_parser("test", help="run the whole test suite")
+    p_test.add_argument("pytest_args", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    if args.command == "test":
+        sys.exit(test(args.pytest_args))
+    serve(getattr(args, "host", "127.0.0.1"), getattr(args, "port", 8000))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Settings from the environment (prefix ``LUDOTECA_``; ``DATABASE_URL`` also accepted).
+
+SQLite under ./data is the default so the server runs with no other service.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LUDOTECA_", extra="ignore")
+
+    data_dir: Path = ROOT / "data"
+    database_url: str = Field(
+        default="",
+        validation_alias=AliasChoices("LUDOTECA_DATABASE_URL", "DATABASE_URL"),
+    )
+    secret_key: str = ""
+    public_url: str = ""  # e.g. https://games.example.org; invite links use the request's host if empty
+    max_message_bytes: int = 16 * 1024
+    outbound_queue: int = 64
+    default_language: str = "es"
+    secure_cookies: bool = False
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            # docker-compose style URLs → the async drivers we ship
+            if url.startswith("postgres://"):
+                url = "postgresql+asyncpg://" + url[len("postgres://"):]
+            elif url.startswith("postgresql://"):
+                url = "postgresql+asyncpg://" + url[len("postgresql://"):]
+            elif url.startswith("sqlite:///"):
+                url = "sqlite+aiosqlite:///" + url[len("sqlite:///"):]
+            return url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{self.data_dir / 'ludoteca.db'}"
+
+    def resolved_secret_key(self) -> str:
+        """The configured key, or one generated once and kept in the data directory."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

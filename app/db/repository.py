@@ -1,0 +1,131 @@
+"""Every query the application makes, as plain async functions over a session factory.
+
+The table actor calls these; nothing else writes tables, seats or actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.orm import selectinload
+
+from app.db.models import ActionRecord, GameTable, Player, TableSeat
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class StoredAction:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    source: str
+    at: datetime
+
+
+class Repository:
+    def __init__(self, sessions: async_sessionmaker) -> None:
+        self.sessions = sessions
+
+    # ------------------------------------------------------------------ players
+
+    async def create_player(self, player_id: str, name: str, token: str) -> Player:
+        player = Player(id=player_id, name=name, token_hash=hash_token(token), created_at=now())
+        async with self.sessions() as s, s.begin():
+            s.add(player)
+        return player
+
+    async def player_by_token(self, token: str) -> Player | None:
+        async with self.sessions() as s:
+            return await s.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+
+    async def players_by_id(self, ids: list[str]) -> dict[str, Player]:
+        if not ids:
+            return {}
+        async with self.sessions() as s:
+            rows = await s.scalars(select(Player).where(Player.id.in_(ids)))
+            return {p.id: p for p in rows}
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(self, table: GameTable, host_seat: int) -> None:
+        async with self.sessions() as s, s.begin():
+            s.add(table)
+            await s.flush()
+            s.add(TableSeat(table_id=table.id, seat=host_seat, player_id=table.host_id))
+
+    async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
+                         version: int) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
+            for seat, player_id in enumerate(seats):
+                if player_id is not None:
+                    s.add(TableSeat(table_id=table_id, seat=seat, player_id=player_id))
+            await s.execute(update(GameTable).where(GameTable.id == table_id)
+                            .values(host_id=host_id, version=version))
+
+    async def set_status(self, table_id: str, status: str, version: int, **fields: Any) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(GameTable).where(GameTable.id == table_id)
+                            .values(status=status, version=version, **fields))
+
+    async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
+                            source: str, finished_outcome: dict[str, Any] | None) -> None:
+        """Store one accepted action (and the result if it ended the game) in one transaction."""
+        at = now()
+        async with self.sessions() as s, s.begin():
+            s.add(ActionRecord(table_id=table_id, seq=seq, seat=seat, action=action,
+                               source=source, created_at=at))
+            values: dict[str, Any] = {"version": seq}
+            if finished_outcome is not None:
+                values.update(status="finished", outcome=finished_outcome, finished_at=at)
+            await s.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+
+    async def actions(self, table_id: str) -> list[StoredAction]:
+        async with self.sessions() as s:
+            rows = await s.scalars(select(ActionRecord).where(ActionRecord.table_id == table_id)
+                                   .order_by(ActionRecord.seq))
+            return [StoredAction(r.seq, r.seat, r.action, r.source, r.created_at) for r in rows]
+
+    async def delete_table(self, table_id: str) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
+            await s.execute(delete(ActionRecord).where(ActionRecord.table_id == table_id))
+            await s.execute(delete(GameTable).where(GameTable.id == table_id))
+
+    async def table(self, table_id: str) -> GameTable | None:
+        async with self.sessions() as s:
+            return await s.scalar(select(GameTable).where(GameTable.id == table_id)
+                                  .options(selectinload(GameTable.seats)))
+
+    async def active_tables(self) -> list[GameTable]:
+        """Tables to bring back after a restart."""
+        async with self.sessions() as s:
+            rows = await s.scalars(select(GameTable)
+                                   .where(GameTable.status.in_(("waiting", "playing")))
+                                   .options(selectinload(GameTable.seats)))
+            return list(rows)
+
+    async def finished_tables(self, game: str | None, player_id: str | None, limit: int,
+                              offset: int) -> list[GameTable]:
+        query = (select(GameTable).where(GameTable.status == "finished")
+                 .options(selectinload(GameTable.seats))
+                 .order_by(GameTable.finished_at.desc(), GameTable.id)
+                 .limit(limit).offset(offset))
+        if game:
+            query = query.where(GameTable.game == game)
+        if player_id:
+            query = query.where(GameTable.seats.any(TableSeat.player_id == player_id))
+        async with self.sessions() as s:
+            return list(await s.scalars(query))

@@ -1,0 +1,41 @@
+"""The async engine and session factory, and running migrations at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from app.config import ROOT
+
+
+def make_engine(url: str) -> AsyncEngine:
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_pre_ping=True)
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def migrate(url: str) -> None:
+    """``alembic upgrade head`` against ``url`` (run before the app serves anything)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "migrations" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(Path(ROOT / "migrations")))
+    cfg.attributes["database_url"] = url
+    command.upgrade(cfg, "head")

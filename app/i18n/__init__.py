@@ -1,0 +1,39 @@
+"""User-facing strings: one catalogue per language (``es.json`` first, ``en.json``).
+
+Templates call ``t(key, **params)``; the browser gets the same catalogue as JSON. A key
+missing from a language falls back to Spanish, then to the key itself (and a test checks
+that both catalogues have the same keys).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+LANGUAGES = ("es", "en")
+DEFAULT = "es"
+
+
+@lru_cache
+def catalogue(lang: str) -> dict[str, str]:
+    if lang not in LANGUAGES:
+        lang = DEFAULT
+    return json.loads((HERE / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def translate(lang: str, key: str, **params: Any) -> str:
+    text = catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
+    return text.format(**params) if params else text
+
+
+def pick_language(cookie: str | None, accept_language: str | None) -> str:
+    if cookie in LANGUAGES:
+        return cookie
+    for part in (accept_language or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT

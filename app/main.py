@@ -1,0 +1,82 @@
+"""The application: routers, error handling, static files, and the lifespan that migrates
+the database and restores live tables."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import lobby, matches, pages, players, ws
+from app.config import ROOT, get_settings
+from app.db.repository import Repository
+from app.db.session import make_engine, make_sessionmaker, migrate
+from app.errors import AppError
+from app.tables.registry import Registry
+
+log = logging.getLogger("ludoteca")
+
+
+def create_app(database_url: str | None = None, run_migrations: bool = True) -> FastAPI:
+    url = database_url or get_settings().resolved_database_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if run_migrations:
+            import asyncio
+
+            await asyncio.to_thread(migrate, url)
+        engine = make_engine(url)
+        repo = Repository(make_sessionmaker(engine))
+        registry = Registry(repo)
+        app.state.repo, app.state.registry = repo, registry
+        restored = await registry.restore()
+        log.info("ludoteca ready: %d table(s) restored", restored)
+        try:
+            yield
+        finally:
+            await registry.shutdown()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Ludoteca",
+        summary="Self-hosted real-time card games: lobby and match API",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(AppError)
+    async def app_error(request: Request, exc: AppError) -> Response:
+        if _wants_html(request):
+            return HTMLResponse(f"<h1>{exc.status}</h1><p>{exc.message}</p><p><a href='/'>Ludoteca</a></p>",
+                                status_code=exc.status)
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"] if p != "body") or "body"
+        return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"code": code, "message": str(exc.detail)},
+                            status_code=exc.status_code)
+
+    for module in (players, lobby, matches, ws, pages):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    return app
+
+
+def _wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
+        "accept", "")

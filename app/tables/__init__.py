@@ -1,0 +1,1 @@
+"""Live tables: one actor task per table, the registry that finds them, the wire protocol."""

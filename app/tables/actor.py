@@ -1,0 +1,452 @@
+"""The table actor: one asyncio task per table, the only owner of that table's game state.
+
+HTTP handlers and sockets never touch the state: they put a command on the actor's queue
+and await its reply. After each accepted action the actor stores it (durably, before anyone
+sees the result), bumps the version and pushes every connection its own redacted view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.db.repository import Repository, now
+from app.errors import AppError, forbidden
+from app.games.base import Engine, IllegalAction, engine_options, event_for
+from app.tables.connections import Connection
+
+log = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass
+class Join:
+    player_id: str
+    name: str
+    seat: int | None = None
+    invite: str | None = None
+
+
+@dataclass
+class Leave:
+    player_id: str
+
+
+@dataclass
+class Start:
+    player_id: str
+
+
+@dataclass
+class Delete:
+    player_id: str
+
+
+@dataclass
+class Act:
+    player_id: str
+    action: dict[str, Any]
+    version: int
+    connection: Connection | None = None
+
+
+@dataclass
+class Connect:
+    connection: Connection
+    invite: str | None = None
+
+
+@dataclass
+class Disconnect:
+    connection: Connection
+
+
+@dataclass
+class Chat:
+    connection: Connection
+    text: str
+
+
+@dataclass
+class Sync:
+    connection: Connection
+
+
+@dataclass
+class TimerFired:
+    seat: int
+    token: int
+
+
+@dataclass
+class _Envelope:
+    command: Any
+    reply: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop()
+                                       .create_future())
+
+
+# --------------------------------------------------------------------------- the actor
+
+
+@dataclass
+class TableInfo:
+    id: str
+    game: str
+    seat_count: int
+    options: dict[str, Any]
+    private: bool
+    invite_token: str
+    host_id: str
+    status: str  # waiting | playing | finished | deleted
+    seed: int
+    version: int
+    created_at: datetime
+    seats: list[str | None]
+    names: dict[str, str]
+    error: str | None = None
+    outcome: dict[str, Any] | None = None
+
+
+class TableActor:
+    def __init__(self, info: TableInfo, engine: Engine, repo: Repository,
+                 state: Any = None) -> None:
+        self.info = info
+        self.engine = engine
+        self.repo = repo
+        self.state = state
+        self.connections: dict[int, Connection] = {}
+        self.chat: list[dict[str, Any]] = []
+        self._queue: asyncio.Queue[_Envelope] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._deadlines: dict[int, float] = {}  # seat -> monotonic time its turn runs out
+        self._timer_token = 0
+        self._timer_handles: list[asyncio.TimerHandle] = []
+        self._turn_marker: Any = None
+        self.last_activity = time.monotonic()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.info.id}")
+        self._reschedule_timers()
+
+    async def stop(self) -> None:
+        for handle in self._timer_handles:
+            handle.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        for conn in list(self.connections.values()):
+            conn.finish()
+
+    async def submit(self, command: Any) -> Any:
+        """Enqueue a command and wait for the actor's answer (or its AppError)."""
+        if self.info.status == "deleted":
+            raise AppError("not_found", "no such table", 404)
+        envelope = _Envelope(command)
+        await self._queue.put(envelope)
+        return await envelope.reply
+
+    async def _run(self) -> None:
+        while True:
+            envelope = await self._queue.get()
+            self.last_activity = time.monotonic()
+            try:
+                result = await self._handle(envelope.command)
+            except AppError as exc:
+                if not envelope.reply.done():
+                    envelope.reply.set_exception(exc)
+            except Exception as exc:  # noqa: BLE001 - one table's bug never kills the actor
+                log.exception("table %s: error handling %r", self.info.id, envelope.command)
+                self._broadcast_error("internal_error",
+                                      "the server hit a bug at this table; the game log is kept")
+                if not envelope.reply.done():
+                    envelope.reply.set_exception(
+                        AppError("internal_error", f"internal error: {type(exc).__name__}", 500))
+            else:
+                if not envelope.reply.done():
+                    envelope.reply.set_result(result)
+
+    async def _handle(self, cmd: Any) -> Any:
+        handler = getattr(self, "_on_" + type(cmd).__name__.lower())
+        return await handler(cmd)
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, pid in enumerate(self.info.seats):
+            if pid == player_id:
+                return seat
+        return None
+
+    async def _on_join(self, cmd: Join) -> int:
+        existing = self.seat_of(cmd.player_id)
+        if existing is not None:
+            return existing
+        if self.info.status != "waiting":
+            raise AppError("game_started", "this game has already started", 409)
+        if self.info.private and not _same(cmd.invite, self.info.invite_token):
+            raise forbidden("this table is private: you need its invite link")
+        free = [s for s, p in enumerate(self.info.seats) if p is None]
+        if cmd.seat is None:
+            if not free:
+                raise AppError("table_full", "every seat is taken", 409)
+            seat = free[0]
+        else:
+            if not 0 <= cmd.seat < self.info.seat_count:
+                raise AppError("bad_seat", f"seats go from 0 to {self.info.seat_count - 1}")
+            if cmd.seat not in free:
+                raise AppError("seat_taken", "that seat is taken", 409)
+            seat = cmd.seat
+        seats = list(self.info.seats)
+        seats[seat] = cmd.player_id
+        await self.repo.save_seats(self.info.id, seats, self.info.host_id, self.info.version + 1)
+        self.info.seats = seats
+        self.info.names[cmd.player_id] = cmd.name
+        self.info.version += 1
+        self._rebind_connections()
+        self._broadcast()
+        return seat
+
+    async def _on_leave(self, cmd: Leave) -> None:
+        seat = self.seat_of(cmd.player_id)
+        if seat is None:
+            raise AppError("not_seated", "you are not seated at this table", 409)
+        if self.info.status != "waiting":
+            raise AppError("game_started", "you cannot leave a game in progress", 409)
+        seats = list(self.info.seats)
+        seats[seat] = None
+        if not any(seats):
+            await self._delete()
+            return
+        host = self.info.host_id
+        if host == cmd.player_id:
+            host = next(p for p in seats if p is not None)
+        await self.repo.save_seats(self.info.id, seats, host, self.info.version + 1)
+        self.info.seats, self.info.host_id = seats, host
+        self.info.version += 1
+        self._rebind_connections()
+        self._broadcast()
+
+    async def _on_delete(self, cmd: Delete) -> None:
+        if cmd.player_id != self.info.host_id:
+            raise forbidden("only the host can delete the table")
+        if self.info.status != "waiting":
+            raise AppError("game_started", "a table can only be deleted before it starts", 409)
+        await self._delete()
+
+    async def _delete(self) -> None:
+        await self.repo.delete_table(self.info.id)
+        self.info.status = "deleted"
+        self.info.version += 1
+        for conn in self.connections.values():
+            conn.push({"type": "closed", "version": self.info.version,
+                       "code": "table_deleted", "message": "the table was deleted"})
+            conn.finish()
+
+    async def _on_start(self, cmd: Start) -> None:
+        if cmd.player_id != self.info.host_id:
+            raise forbidden("only the host can start the game")
+        if self.info.status != "waiting":
+            raise AppError("game_started", "the game has already started", 409)
+        if any(p is None for p in self.info.seats):
+            raise AppError("not_full", "every seat must be taken before the game starts", 409)
+        state = self.engine.setup(self.info.seat_count, engine_options(self.info.options),
+                                  self.info.seed)
+        await self.repo.set_status(self.info.id, "playing", self.info.version + 1,
+                                   started_at=now())
+        self.state = state
+        self.info.status = "playing"
+        self.info.version += 1
+        self._reschedule_timers()
+        self._broadcast()
+
+    # ------------------------------------------------------------------ actions
+
+    async def _on_act(self, cmd: Act) -> int:
+        seat = self.seat_of(cmd.player_id)
+        if seat is None:
+            raise forbidden("only seated players can act")
+        if self.info.status != "playing":
+            raise AppError("not_playing", "the game is not in progress", 409)
+        if cmd.version != self.info.version:
+            if cmd.connection is not None:
+                self._send_state(cmd.connection)
+            raise AppError("stale_version",
+                           f"your view is out of date (version {cmd.version}, now "
+                           f"{self.info.version}); here is a fresh one", 409)
+        return await self._apply(seat, cmd.action, "player")
+
+    async def _on_timerfired(self, cmd: TimerFired) -> None:
+        if cmd.token != self._timer_token or self.info.status != "playing":
+            return
+        if cmd.seat not in self.engine.to_act(self.state):
+            return
+        action = self.engine.timeout_action(self.state, cmd.seat)
+        await self._apply(cmd.seat, action, "timeout")
+
+    async def _apply(self, seat: int, action: dict[str, Any], source: str) -> int:
+        try:
+            new_state, events = self.engine.apply(self.state, seat, action)
+        except IllegalAction as exc:
+            raise AppError(exc.code, exc.message, 422) from None
+        outcome = self.engine.outcome(new_state)
+        outcome_json = outcome.to_json() if outcome is not None else None
+        version = self.info.version + 1
+        try:
+            await self.repo.append_action(self.info.id, version, seat, action, source,
+                                          outcome_json)
+        except Exception:
+            log.exception("table %s: could not store action %s", self.info.id, version)
+            raise AppError("storage_error",
+                           "the move could not be saved; nothing changed, try again", 503) from None
+        self.state = new_state
+        self.info.version = version
+        if outcome_json is not None:
+            self.info.status = "finished"
+            self.info.outcome = outcome_json
+        self._reschedule_timers()
+        self._broadcast(events)
+        return version
+
+    # ------------------------------------------------------------------ connections
+
+    async def _on_connect(self, cmd: Connect) -> int | None:
+        conn = cmd.connection
+        conn.seat = self.seat_of(conn.player_id)
+        if conn.seat is None and self.info.private and not _same(cmd.invite,
+                                                                 self.info.invite_token):
+            raise forbidden("this table is private: you need its invite link")
+        self.connections[conn.id] = conn
+        self._broadcast()  # presence changed; the newcomer gets its full view too
+        for line in self.chat[-50:]:
+            conn.push(line)
+        return conn.seat
+
+    async def _on_disconnect(self, cmd: Disconnect) -> None:
+        if self.connections.pop(cmd.connection.id, None) is not None:
+            self._broadcast()
+
+    async def _on_sync(self, cmd: Sync) -> None:
+        self._send_state(cmd.connection)
+
+    async def _on_chat(self, cmd: Chat) -> None:
+        seat = self.seat_of(cmd.connection.player_id)
+        name = self.info.names.get(cmd.connection.player_id or "", "")
+        if seat is None:
+            raise forbidden("only seated players can chat")
+        line = {"type": "chat", "version": self.info.version, "seat": seat, "name": name,
+                "text": cmd.text, "at": now().isoformat()}
+        self.chat = [*self.chat[-99:], line]
+        for conn in self.connections.values():
+            conn.push(line)
+
+    def _rebind_connections(self) -> None:
+        for conn in self.connections.values():
+            conn.seat = self.seat_of(conn.player_id)
+
+    # ------------------------------------------------------------------ pushing views
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.connections.values() if c.seat is not None and not c.dropped}
+
+    def summary(self) -> dict[str, Any]:
+        """The public description of the table (no hidden information, no invite token)."""
+        connected = self.connected_seats()
+        return {
+            "id": self.info.id,
+            "game": self.info.game,
+            "status": self.info.status,
+            "version": self.info.version,
+            "seat_count": self.info.seat_count,
+            "options": self.info.options,
+            "private": self.info.private,
+            "host": {"id": self.info.host_id, "name": self.info.names.get(self.info.host_id)},
+            "seats": [
+                {"seat": s, "player": None if p is None else {"id": p, "name": self.info.names.get(p)},
+                 "connected": s in connected}
+                for s, p in enumerate(self.info.seats)
+            ],
+            "created_at": self.info.created_at.isoformat(),
+            "outcome": self.info.outcome,
+        }
+
+    def state_message(self, seat: int | None, events: list[Any] | None = None,
+                      summary: dict[str, Any] | None = None) -> dict[str, Any]:
+        state = self.state
+        playing = state is not None
+        to_act = sorted(self.engine.to_act(state)) if playing else []
+        clock = time.monotonic()
+        return {
+            "type": "state",
+            "version": self.info.version,
+            "table": summary or self.summary(),
+            "seat": seat,
+            "view": self.engine.view(state, seat) if playing else None,
+            "legal_actions": (self.engine.legal_actions(state, seat)
+                              if playing and seat is not None else []),
+            "to_act": to_act,
+            "events": event_for(events or [], seat),
+            "deadlines": {str(s): max(0.0, round(d - clock, 1))
+                          for s, d in self._deadlines.items()},
+        }
+
+    def _send_state(self, conn: Connection) -> None:
+        conn.push(self.state_message(conn.seat))
+
+    def _broadcast(self, events: list[Any] | None = None) -> None:
+        summary = self.summary()
+        cache: dict[int | None, dict[str, Any]] = {}
+        for conn in list(self.connections.values()):
+            if conn.seat not in cache:
+                cache[conn.seat] = self.state_message(conn.seat, events, summary)
+            conn.push(cache[conn.seat])
+
+    def _broadcast_error(self, code: str, message: str) -> None:
+        for conn in self.connections.values():
+            conn.push({"type": "error", "version": self.info.version, "code": code,
+                       "message": message})
+
+    # ------------------------------------------------------------------ turn timers
+
+    def _reschedule_timers(self) -> None:
+        """Give each seat that has just become due to act ``turn_seconds`` to do it."""
+        limit = int(self.info.options.get("turn_seconds") or 0)
+        if limit <= 0 or self.info.status != "playing" or self.state is None:
+            self._deadlines.clear()
+            return
+        acting = self.engine.to_act(self.state)
+        marker_fn = getattr(self.engine, "turn_marker", None)
+        marker = marker_fn(self.state) if marker_fn else None
+        if marker != self._turn_marker:
+            self._deadlines.clear()  # a new turn: everyone's clock starts again
+            self._turn_marker = marker
+        clock = time.monotonic()
+        self._deadlines = {s: self._deadlines.get(s, clock + limit) for s in acting}
+        for handle in self._timer_handles:
+            handle.cancel()
+        self._timer_token += 1
+        loop = asyncio.get_running_loop()
+        self._timer_handles = [
+            loop.call_later(max(0.0, due - clock), self._fire_timer, seat, self._timer_token)
+            for seat, due in self._deadlines.items()
+        ]
+
+    def _fire_timer(self, seat: int, token: int) -> None:
+        self._queue.put_nowait(_Envelope(TimerFired(seat, token)))
+
+
+def _same(given: str | None, expected: str) -> bool:
+    return given is not None and secrets.compare_digest(given.encode(), expected.encode())

@@ -1,0 +1,62 @@
+"""One live WebSocket as the actor sees it: a bounded outbound queue drained by a writer task.
+
+The actor only ever calls :meth:`Connection.push`, which never blocks: a client that cannot
+keep up is dropped (it resyncs when it reconnects) and never stalls the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_ids = itertools.count(1)
+
+SLOW_CLIENT = 4008  # close code: the client fell too far behind
+
+
+class Connection:
+    def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
+                 close: Callable[[int, str], Awaitable[None]], queue_size: int) -> None:
+        self.id = next(_ids)
+        self.player_id = player_id
+        self.seat: int | None = None
+        self._send_text = send_text
+        self._close = close
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.dropped = False
+        self.closed = asyncio.Event()
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        try:
+            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.dropped = True
+            log.info("dropping slow connection %s", self.id)
+            asyncio.get_running_loop().create_task(self._close(SLOW_CLIENT, "too slow; resync"))
+
+    def finish(self) -> None:
+        """Ask the writer to stop after what is already queued."""
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.dropped = True
+
+    async def writer(self) -> None:
+        try:
+            while not self.dropped:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self._send_text(text)
+        except Exception:  # noqa: BLE001 - a broken socket ends this writer only
+            log.debug("writer for connection %s ended", self.id, exc_info=True)
+        finally:
+            self.closed.set()

@@ -1,0 +1,118 @@
+"""The registry: creates table actors, finds them by id or invite token, and restores them.
+
+After a restart every waiting or playing table comes back: a playing table's state is rebuilt
+from its seed and its stored action log, so players reconnect to where they were.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from app.db.models import GameTable
+from app.db.repository import Repository, now
+from app.errors import AppError, not_found
+from app.games import ENGINES
+from app.games.base import TURN_TIMER, BadOptions, engine_options
+from app.tables.actor import TableActor, TableInfo
+
+log = logging.getLogger(__name__)
+
+
+class Registry:
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self.actors: dict[str, TableActor] = {}
+        self._by_invite: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ create / find
+
+    async def create(self, host_id: str, host_name: str, game: str, seats: int,
+                     options: dict[str, Any] | None, private: bool) -> TableActor:
+        engine = ENGINES.get(game)
+        if engine is None:
+            raise AppError("unknown_game", f"no game called {game!r}", 422)
+        options = dict(options or {})
+        timer = options.pop(TURN_TIMER.name, TURN_TIMER.default)
+        try:
+            resolved = engine.check_setup(seats, options)  # type: ignore[attr-defined]
+            resolved[TURN_TIMER.name] = TURN_TIMER.coerce(timer)
+        except BadOptions as exc:
+            raise AppError("bad_options", str(exc), 422) from None
+        row = GameTable(
+            id=secrets.token_urlsafe(8), game=game, seat_count=seats, options=resolved,
+            private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
+            status="waiting", seed=secrets.randbits(63), version=1, created_at=now(),
+        )
+        await self.repo.create_table(row, host_seat=0)
+        info = _info(row, [host_id, *[None] * (seats - 1)], {host_id: host_name})
+        return self._add(TableActor(info, engine, self.repo))
+
+    def _add(self, actor: TableActor) -> TableActor:
+        self.actors[actor.info.id] = actor
+        self._by_invite[actor.info.invite_token] = actor.info.id
+        actor.start()
+        return actor
+
+    def get(self, table_id: str) -> TableActor:
+        actor = self.actors.get(table_id)
+        if actor is None or actor.info.status == "deleted":
+            raise not_found()
+        return actor
+
+    def by_invite(self, token: str) -> TableActor:
+        table_id = self._by_invite.get(token)
+        if table_id is None:
+            raise AppError("not_found", "this invite link is not valid (or the table is gone)",
+                           404)
+        return self.get(table_id)
+
+    def public_tables(self) -> list[TableActor]:
+        return [a for a in self.actors.values()
+                if not a.info.private and a.info.status in ("waiting", "playing")]
+
+    def forget_deleted(self) -> None:
+        for table_id, actor in list(self.actors.items()):
+            if actor.info.status == "deleted":
+                self.actors.pop(table_id, None)
+                self._by_invite.pop(actor.info.invite_token, None)
+
+    # ------------------------------------------------------------------ restart
+
+    async def restore(self) -> int:
+        """Bring back every waiting or playing table from the database."""
+        rows = await self.repo.active_tables()
+        ids = sorted({s.player_id for row in rows for s in row.seats} | {r.host_id for r in rows})
+        players = await self.repo.players_by_id(ids)
+        names = {pid: p.name for pid, p in players.items()}
+        for row in rows:
+            engine = ENGINES.get(row.game)
+            if engine is None:
+                log.error("table %s: game %s is not installed; skipped", row.id, row.game)
+                continue
+            seats: list[str | None] = [None] * row.seat_count
+            for s in row.seats:
+                seats[s.seat] = s.player_id
+            info = _info(row, seats, {p: names[p] for p in seats if p} | {
+                row.host_id: names.get(row.host_id, "")})
+            state = None
+            if row.status == "playing":
+                state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
+                for stored in await self.repo.actions(row.id):
+                    state, _ = engine.apply(state, stored.seat, stored.action)
+            self._add(TableActor(info, engine, self.repo, state))
+        return len(rows)
+
+    async def shutdown(self) -> None:
+        for actor in list(self.actors.values()):
+            await actor.stop()
+
+
+def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> TableInfo:
+    return TableInfo(
+        id=row.id, game=row.game, seat_count=row.seat_count, options=dict(row.options),
+        private=row.private, invite_token=row.invite_token, host_id=row.host_id,
+        status=row.status, seed=row.seed, version=row.version, created_at=row.created_at,
+        seats=seats, names=names, error=row.error, outcome=row.outcome,
+    )

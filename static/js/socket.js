@@ -1,0 +1,42 @@
+// A table WebSocket that reconnects by itself (with backoff) and resyncs on every connect.
+export class TableSocket {
+  constructor(tableId, { invite = "", onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.invite = invite;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.delay = 500;
+    this.closedForGood = false;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "";
+    return `${scheme}://${location.host}/ws/tables/${this.tableId}${query}`;
+  }
+
+  connect() {
+    this.ws = new WebSocket(this.url());
+    this.ws.onopen = () => { this.delay = 500; this.onStatus(true); };
+    this.ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "closed") this.closedForGood = true;
+      this.onMessage(message);
+    };
+    this.ws.onclose = (event) => {
+      this.onStatus(false);
+      if (this.closedForGood || event.code === 1008) return;
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,186 @@
+// The table page: seats, presence, invite link, log and chat around a game renderer.
+// The renderer for the table's game lives in ./games/<game>.js and exports
+// render(root, message, ctx) and, optionally, logLines(message, ctx).
+import { api } from "./api.js";
+import { el, t } from "./i18n.js";
+import { TableSocket } from "./socket.js";
+
+const app = document.getElementById("table-app");
+const tableId = app.dataset.table;
+const invite = app.dataset.invite;
+const me = app.dataset.me;
+let last = null;
+let inviteUrl = null;
+let renderer = null;
+let eventLog = [];
+let deadlineTimer = null;
+
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  $("error").textContent = message;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { $("error").textContent = ""; }, 6000);
+}
+
+function seatName(seat) {
+  const s = last && last.table.seats[seat];
+  return (s && s.player && s.player.name) || t("table.seat", { n: seat + 1 });
+}
+
+const ctx = {
+  t, el, seatName,
+  get me() { return last ? last.seat : null; },
+  send(action) {
+    if (!last) return;
+    $("error").textContent = "";
+    if (!socket.send({ type: "action", action, version: last.version })) showError(t("table.reconnecting"));
+  },
+  isLegal(action) {
+    return !!last && last.legal_actions.some((a) => sameAction(a, action));
+  },
+};
+
+export function sameAction(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+async function loadRenderer(game) {
+  try { renderer = await import(`./games/${game}.js`); }
+  catch (error) { renderer = await import("./games/generic.js"); }
+}
+
+async function refreshInvite() {
+  try {
+    const table = await api("GET", `/api/tables/${tableId}`);
+    inviteUrl = table.invite_url;
+  } catch (error) { inviteUrl = null; }
+  if (last) renderSeats();
+}
+
+async function seatAction(path, body) {
+  try {
+    await api("POST", `/api/tables/${tableId}/${path}`, body);
+    if (path === "leave" && !last) location.href = "/";
+    refreshInvite();
+  } catch (error) { showError(t("error.generic", { message: error.message })); }
+}
+
+function renderSeats() {
+  const table = last.table;
+  const mySeat = last.seat;
+  const waiting = table.status === "waiting";
+  const isHost = table.host.id === me;
+  const rows = table.seats.map((s) => {
+    const mine = s.player && s.player.id === me;
+    const turn = last.to_act.includes(s.seat);
+    const due = last.deadlines && last.deadlines[String(s.seat)];
+    return el("li", { class: `seat${turn ? " acting" : ""}${mine ? " mine" : ""}` },
+      el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: t(s.connected ? "table.connected" : "table.disconnected"),
+        "aria-label": t(s.connected ? "table.connected" : "table.disconnected") }),
+      el("span", { class: "seat-name" }, s.player ? s.player.name : t("table.free")),
+      mine ? el("span", { class: "muted" }, ` ${t("table.you")}`) : null,
+      s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
+      turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
+      waiting && !s.player && mySeat === null
+        ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }) }, t("table.take_seat")) : null);
+  });
+  const controls = [];
+  if (waiting && mySeat !== null) controls.push(el("button", { class: "secondary", onclick: () => seatAction("leave") }, t("table.leave")));
+  if (waiting && isHost) {
+    const full = table.seats.every((s) => s.player);
+    controls.push(el("button", { onclick: () => seatAction("start"), disabled: !full, id: "start-button" }, t("table.start")));
+    controls.push(el("button", { class: "danger", onclick: async () => {
+      try { await api("DELETE", `/api/tables/${tableId}`); location.href = "/"; }
+      catch (error) { showError(error.message); }
+    } }, t("table.delete")));
+  }
+  const link = inviteUrl || (invite ? `${location.origin}/join/${invite}` : null);
+  $("seats").replaceChildren(
+    el("h2", {}, `${t("status." + table.status)} · ${t("table.version", { v: last.version })}`),
+    el("ul", { class: "seat-list" }, rows),
+    controls.length ? el("div", { class: "row" }, controls) : null,
+    link && table.status === "waiting" ? el("div", { class: "invite" },
+      el("label", { for: "invite-url" }, t("table.invite")),
+      el("div", { class: "row" },
+        el("input", { id: "invite-url", readonly: true, value: link }),
+        el("button", { class: "secondary", onclick: async (e) => {
+          try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); }
+          catch (error) { $("invite-url").select(); }
+        } }, t("table.copy")))) : null);
+}
+
+function renderBanner() {
+  const table = last.table;
+  let text = "";
+  if (table.status === "waiting") {
+    const full = table.seats.every((s) => s.player);
+    text = full ? t("table.waiting_host") : t("table.need_players");
+  } else if (table.status === "playing") {
+    if (last.seat === null) text = t("table.spectating");
+    else if (last.to_act.includes(last.seat)) text = t("table.your_turn");
+    else if (last.to_act.length === 1) text = t("table.turn_of", { name: seatName(last.to_act[0]) });
+  } else if (table.status === "finished") text = t("table.game_over");
+  $("banner").textContent = text;
+  $("banner").classList.toggle("mine", table.status === "playing" && last.to_act.includes(last.seat));
+}
+
+function renderLog() {
+  const lines = renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog;
+  const list = $("log");
+  list.replaceChildren(...lines.slice(-200).map((line) => el("li", {}, line)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function render() {
+  renderSeats();
+  renderBanner();
+  if (renderer && (last.view || last.table.status !== "waiting")) renderer.render($("game"), last, ctx);
+  else $("game").replaceChildren();
+  renderLog();
+}
+
+function tickClocks() {
+  for (const badge of document.querySelectorAll(".clock")) {
+    const left = Math.max(0, Number(badge.dataset.due) - 1);
+    badge.dataset.due = String(left);
+    badge.textContent = t("table.time_left", { s: Math.ceil(left) });
+  }
+}
+
+function onMessage(message) {
+  if (message.type === "state") {
+    const seatChanged = !last || last.seat !== message.seat;
+    last = message;
+    for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
+    render();
+    if (seatChanged) refreshInvite();
+  } else if (message.type === "error") {
+    showError(message.code === "stale_version" ? t("error.stale_version") : t("error.generic", { message: message.message }));
+  } else if (message.type === "chat") {
+    const list = $("chat");
+    list.append(el("li", {}, el("strong", {}, `${message.name}: `), message.text));
+    list.scrollTop = list.scrollHeight;
+  } else if (message.type === "closed") {
+    $("banner").textContent = t("table.deleted");
+    $("game").replaceChildren();
+  }
+}
+
+function onStatus(connected) {
+  const pill = $("conn-status");
+  pill.textContent = connected ? t("table.connected_ok") : t("table.reconnecting");
+  pill.classList.toggle("ok", connected);
+}
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-input").value.trim();
+  if (text && socket.send({ type: "chat", text })) $("chat-input").value = "";
+});
+
+await loadRenderer(app.dataset.game);
+const socket = new TableSocket(tableId, { invite, onMessage, onStatus });
+deadlineTimer = setInterval(tickClocks, 1000);
