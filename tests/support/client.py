@@ -1,0 +1,134 @@
+"""A generic player that knows nothing of any game: it reads ``legal_actions`` and picks one.
+
+Used by the integration tests (and by the load benchmark) to play whole games of any engine
+through the public REST + WebSocket API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+class ApiClient:
+    """REST calls as one player."""
+
+    def __init__(self, base_url: str, name: str) -> None:
+        self.base_url = base_url
+        created = httpx.post(f"{base_url}/api/players", json={"name": name}, timeout=10)
+        created.raise_for_status()
+        body = created.json()
+        self.id, self.name, self.token = body["id"], body["name"], body["token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
+    def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One request with this player's token (no pooled connection left open)."""
+        return httpx.request(method, self.base_url + path, headers=self.headers, timeout=10,
+                             **kwargs)
+
+    def create_table(self, game: str, seats: int, options: dict | None = None,
+                     private: bool = False) -> dict[str, Any]:
+        r = self.request("POST", "/api/tables", json={"game": game, "seats": seats,
+                                                "options": options or {}, "private": private})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def join(self, table_id: str, invite: str | None = None, seat: int | None = None) -> httpx.Response:
+        return self.request("POST", f"/api/tables/{table_id}/join", json={"invite": invite, "seat": seat})
+
+    def start(self, table_id: str) -> httpx.Response:
+        return self.request("POST", f"/api/tables/{table_id}/start")
+
+
+class SeatClient:
+    """One WebSocket connection to a table, keeping the newest state message."""
+
+    def __init__(self, ws_base: str, table_id: str, token: str | None, invite: str | None = None):
+        query = []
+        if token:
+            query.append(f"token={token}")
+        if invite:
+            query.append(f"invite={invite}")
+        self.url = f"{ws_base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+        self.ws: ClientConnection | None = None
+        self.state: dict[str, Any] | None = None
+        self.received: list[dict[str, Any]] = []
+
+    async def __aenter__(self) -> SeatClient:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        self.ws = await connect(self.url, max_size=2**22)
+        await self.next_of("state")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        assert self.ws is not None
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    async def next_of(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def wait_version(self, version: int, timeout: float = 10) -> dict[str, Any]:
+        while self.state is None or self.state["version"] < version:
+            await self.recv(timeout)
+        return self.state
+
+    async def wait_status(self, status: str, timeout: float = 10) -> dict[str, Any]:
+        while self.state is None or self.state["table"]["status"] != status:
+            await self.recv(timeout)
+        return self.state
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def act(self, action: dict[str, Any], version: int | None = None) -> None:
+        assert self.state is not None
+        await self.send({"type": "action", "action": action,
+                         "version": self.state["version"] if version is None else version})
+
+    def my_turn(self) -> bool:
+        return bool(self.state and self.state["seat"] in self.state["to_act"])
+
+
+async def play_to_end(clients: list[SeatClient], rng: random.Random,
+                      max_moves: int = 5000) -> dict[str, Any]:
+    """Every client plays random legal actions until the table is finished."""
+    for _ in range(max_moves):
+        newest = max((c.state for c in clients if c.state), key=lambda s: s["version"])
+        if newest["table"]["status"] == "finished":
+            for c in clients:
+                await c.wait_version(newest["version"])
+            return newest
+        movers = [c for c in clients if c.state["version"] == newest["version"] and c.my_turn()]
+        if not movers:
+            lagging = [c for c in clients if c.state["version"] < newest["version"]]
+            if lagging:
+                await asyncio.gather(*(c.wait_version(newest["version"]) for c in lagging))
+            else:  # nobody may act yet (e.g. the game is about to start): wait for news
+                await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in clients))
+            continue
+        mover = rng.choice(movers)
+        await mover.act(rng.choice(mover.state["legal_actions"]))
+        await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in clients))
+    raise AssertionError("the game did not finish")
