@@ -16,6 +16,8 @@ let eventLog = [];
 let deadlineTimer = null;
 
 const $ = (id) => document.getElementById(id);
+// replaceChildren, skipping the null/false placeholders of optional parts
+const replace = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
 function showError(message) {
   $("error").textContent = message;
@@ -98,7 +100,7 @@ function renderSeats() {
     } }, t("table.delete")));
   }
   const link = inviteUrl || (invite ? `${location.origin}/join/${invite}` : null);
-  $("seats").replaceChildren(
+  replace($("seats"), 
     el("h2", {}, `${t("status." + table.status)} · ${t("table.version", { v: last.version })}`),
     el("ul", { class: "seat-list" }, rows),
     controls.length ? el("div", { class: "row" }, controls) : null,

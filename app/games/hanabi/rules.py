@@ -4,7 +4,7 @@ Card ids are handed out in draw order (the n-th card drawn gets id n), so an id 
 player only when the card was drawn, never what it is. Hands are kept in draw order,
 newest last. Every card in a hand carries what the clues said about it; that knowledge is
 public (everyone heard the clues), the card itself is visible only to the other players.
-Spectators see no card in any hand.
+Spectators see no card in any hand. When the game is over every hand is shown to everyone.
 """
 
 from __future__ import annotations
@@ -322,7 +322,8 @@ class HanabiEngine(BaseEngine):
             shown = []
             for card in hand:
                 item: JSON = {"id": card.id, "knowledge": card.knowledge(colors)}
-                if seat is not None and owner != seat:
+                # once the game is over nothing is secret: everyone sees every hand
+                if state.over or (seat is not None and owner != seat):
                     item["color"], item["rank"] = card.color, card.rank
                 shown.append(item)
             hands.append(shown)
@@ -383,6 +384,8 @@ class HanabiEngine(BaseEngine):
     def scramble(self, state: HanabiState, seat: int | None, rng: Rng) -> HanabiState:
         """Re-deal the deck and every hand ``seat`` cannot see, keeping ids and clue marks."""
         s = self.copy(state)
+        if s.over:
+            return s  # the final view shows everything; nothing is left to re-deal
         hidden_hands = range(s.seats) if seat is None else [seat]
         slots = [card for owner in hidden_hands for card in s.hands[owner]]
         faces = [(c.color, c.rank) for c in slots] + s.deck

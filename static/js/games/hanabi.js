@@ -139,7 +139,7 @@ export function render(root, message, ctx) {
   const order = [];
   for (let i = 1; i <= view.seats; i++) order.push(((me ?? -1) + i + view.seats) % view.seats);
   const others = me === null ? order : order.filter((s) => s !== me);
-  root.replaceChildren(
+  root.replaceChildren(...[
     defs(),
     view.over ? finalBanner(ctx, view) : null,
     el("section", { class: "card status-bar" },
@@ -151,7 +151,7 @@ export function render(root, message, ctx) {
     fireworks(ctx, view),
     ...others.map((seat) => otherHand(ctx, message, seat)),
     me !== null ? myHand(ctx, message) : null,
-    discards(ctx, view));
+    discards(ctx, view)].filter(Boolean));
 }
 
 export function logLines(message, ctx) {

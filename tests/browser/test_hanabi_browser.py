@@ -1,0 +1,108 @@
+"""Two Chromium contexts: one creates a Hanabi table, the other joins through the invite
+link on a phone-sized screen, and they play the whole game through the page."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def take_turn(page) -> bool:
+    """Click one legal action if it is this page's turn; prefer discards (games end sooner)."""
+    if page.locator("#banner.mine").count() == 0:
+        return False
+    for selector in ("button.discard", "button.clue", "button.play"):
+        buttons = page.locator(f"#game {selector}")
+        if buttons.count():
+            before = page.locator("#seats h2").inner_text()
+            buttons.first.click()
+            page.wait_for_function(
+                "(before) => document.querySelector('#seats h2').innerText !== before",
+                arg=before, timeout=10_000)
+            return True
+    raise AssertionError("my turn but no action button")
+
+
+def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server) -> None:
+    base = shared_server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    with launch_chromium() as browser:
+        host_ctx = browser.new_context(viewport={"width": 1280, "height": 900},
+                                       locale="es-ES")
+        guest_ctx = browser.new_context(viewport={"width": 390, "height": 844},
+                                        locale="en-US", is_mobile=True, has_touch=True)
+        host = host_ctx.new_page()
+        guest = guest_ctx.new_page()
+        errors: list[str] = []
+        for page in (host, guest):
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        host.goto(base + "/")
+        host.fill("#name", "Ana")
+        host.click("form[action='/session'] button")
+        host.wait_for_selector("text=Hola, Ana")
+        host.select_option("#game-select", "hanabi")
+        host.select_option("#seats-select", "2")
+        host.click("#create-table button[type=submit]")
+        host.wait_for_url("**/tables/*")
+        invite = host.locator("#invite-url").input_value()
+        assert "/join/" in invite
+
+        guest.goto(invite)
+        guest.fill("#name", "Beto")
+        guest.click("form[action='/session'] button")
+        guest.wait_for_selector("text=Sit here")
+        guest.click("text=Sit here")
+        host.wait_for_selector("#start-button:not([disabled])")
+        host.screenshot(path=str(ARTIFACTS / "hanabi-waiting.png"), full_page=True)
+        host.click("#start-button")
+        for page in (host, guest):
+            page.wait_for_selector(".fireworks")
+
+        # my own cards are backs; the other player's are faces
+        assert guest.locator(".hand.mine .hcard.back").count() == 5
+        assert guest.locator(".hand:not(.mine) .hcard:not(.back)").count() == 5
+        guest.screenshot(path=str(ARTIFACTS / "hanabi-phone.png"), full_page=True)
+        for page in (host, guest):
+            text = page.inner_text("body")
+            assert "null" not in text and "undefined" not in text
+        width = guest.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the phone layout scrolls sideways ({width}px)"
+
+        for _ in range(200):
+            if host.locator(".final").count() and guest.locator(".final").count():
+                break
+            if not (take_turn(host) or take_turn(guest)):
+                host.wait_for_timeout(100)
+        else:
+            raise AssertionError("the game did not end")
+
+        for page in (host, guest):
+            assert page.locator(".final .verdict").inner_text().strip()
+            assert page.locator("#log li").count() > 10  # every move is in the log
+        assert "puntos de 25" in host.locator(".final").inner_text()
+        assert "points out of 25" in guest.locator(".final").inner_text()
+        host.screenshot(path=str(ARTIFACTS / "hanabi-final.png"), full_page=True)
+        assert not errors, errors
+        host_ctx.close()
+        guest_ctx.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's chromium")
+def test_lobby_fits_a_phone(shared_server) -> None:
+    with launch_chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(shared_server.url + "/")
+        page.fill("#name", "Pía")
+        page.click("form[action='/session'] button")
+        page.wait_for_selector("#create-table")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
