@@ -93,7 +93,10 @@ class OptionSpec:
                 raise BadOptions(f"option {self.name!r} must be at least {self.minimum}")
             if self.maximum is not None and value > self.maximum:
                 raise BadOptions(f"option {self.name!r} must be at most {self.maximum}")
-        if self.choices is not None and value not in self.choices:
+        # exact types: True is not 1 and 8.0 is not 8 here
+        if self.choices is not None and not any(
+            type(value) is type(choice) and value == choice for choice in self.choices
+        ):
             allowed = ", ".join(str(c) for c in self.choices)
             raise BadOptions(f"option {self.name!r} must be one of: {allowed}")
         return value
