@@ -24,7 +24,8 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("LUDOTECA_DATABASE_URL", "DATABASE_URL"),
     )
     secret_key: str = ""
-    public_url: str = ""  # e.g. https://games.example.org; invite links use the request's host if empty
+    # e.g. https://games.example.org; invite links use the request's host when empty
+    public_url: str = ""
     max_message_bytes: int = 16 * 1024
     outbound_queue: int = 64
     default_language: str = "es"

@@ -3,6 +3,7 @@ the database and restores live tables."""
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -54,8 +55,9 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
     @app.exception_handler(AppError)
     async def app_error(request: Request, exc: AppError) -> Response:
         if _wants_html(request):
-            return HTMLResponse(f"<h1>{exc.status}</h1><p>{exc.message}</p><p><a href='/'>Ludoteca</a></p>",
-                                status_code=exc.status)
+            body = (f"<h1>{exc.status}</h1><p>{html.escape(exc.message)}</p>"
+                    "<p><a href='/'>Ludoteca</a></p>")
+            return HTMLResponse(body, status_code=exc.status)
         return JSONResponse(exc.to_json(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from app.games.base import Engine
 from app.games.hanabi import ENGINE as HANABI
+from app.games.ikebana import ENGINE as IKEBANA
 
-ENGINES: dict[str, Engine] = {engine.id: engine for engine in (HANABI,)}
+ENGINES: dict[str, Engine] = {engine.id: engine for engine in (HANABI, IKEBANA)}
 
 
 def get_engine(game_id: str) -> Engine | None:

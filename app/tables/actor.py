@@ -134,7 +134,8 @@ class TableActor:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.info.id}")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name=f"table-{self.info.id}")
         self._reschedule_timers()
 
     async def stop(self) -> None:
@@ -375,8 +376,8 @@ class TableActor:
             "private": self.info.private,
             "host": {"id": self.info.host_id, "name": self.info.names.get(self.info.host_id)},
             "seats": [
-                {"seat": s, "player": None if p is None else {"id": p, "name": self.info.names.get(p)},
-                 "connected": s in connected}
+                {"seat": s, "connected": s in connected,
+                 "player": None if p is None else {"id": p, "name": self.info.names.get(p)}}
                 for s, p in enumerate(self.info.seats)
             ],
             "created_at": self.info.created_at.isoformat(),

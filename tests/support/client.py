@@ -38,8 +38,10 @@ class ApiClient:
         assert r.status_code == 201, r.text
         return r.json()
 
-    def join(self, table_id: str, invite: str | None = None, seat: int | None = None) -> httpx.Response:
-        return self.request("POST", f"/api/tables/{table_id}/join", json={"invite": invite, "seat": seat})
+    def join(self, table_id: str, invite: str | None = None,
+             seat: int | None = None) -> httpx.Response:
+        return self.request("POST", f"/api/tables/{table_id}/join",
+                            json={"invite": invite, "seat": seat})
 
     def start(self, table_id: str) -> httpx.Response:
         return self.request("POST", f"/api/tables/{table_id}/start")

@@ -21,7 +21,8 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, database_url: str, data_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, database_url: str, data_dir: Path,
+                 env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.port = free_port()

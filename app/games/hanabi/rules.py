@@ -110,7 +110,7 @@ class HanabiEngine(BaseEngine):
     min_players = 2
     max_players = 5
     simultaneous = False
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("multicolor", "bool", False),
         OptionSpec("fuses", "choice", 3, choices=(3, 1)),
         OptionSpec("clue_tokens", "choice", 8, choices=(8, 10)),
@@ -186,7 +186,8 @@ class HanabiEngine(BaseEngine):
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, state: HanabiState, seat: int, action: Action) -> tuple[HanabiState, list[Event]]:
+    def apply(self, state: HanabiState, seat: int,
+              action: Action) -> tuple[HanabiState, list[Event]]:
         require(isinstance(action, dict), "bad_action", "an action is a JSON object")
         require(not state.over, "game_over", "the game is over")
         require(seat == state.turn, "not_your_turn", "it is not your turn")
