@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from app.games.ajolocracia import ENGINE as AJOLOCRACIA
 from app.games.base import Engine
 from app.games.hanabi import ENGINE as HANABI
 from app.games.ikebana import ENGINE as IKEBANA
 
-ENGINES: dict[str, Engine] = {engine.id: engine for engine in (HANABI, IKEBANA)}
+ENGINES: dict[str, Engine] = {engine.id: engine for engine in (HANABI, IKEBANA, AJOLOCRACIA)}
 
 
 def get_engine(game_id: str) -> Engine | None:

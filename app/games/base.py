@@ -17,6 +17,13 @@ The table actor (``app/tables``) is the only caller in production. It relies on:
   holds the seat count under ``"seats"``.
 - ``timeout_action(state, seat) -> Action``: what to play for a seat whose turn timer ran out.
 
+Optional hooks for the actor's turn timer (simultaneous games):
+
+- ``waiting_for(state) -> set[int]``: the seats the turn still waits for (default ``to_act``);
+  a seat that has chosen but may still change its mind is in ``to_act`` but not here.
+- ``turn_marker(state) -> hashable``: changes exactly when a new turn begins; with it, one
+  clock is shared by the whole turn.
+
 Two more hooks serve tests and bots:
 
 - ``scramble(state, seat | None, rng) -> state``: the same game with everything hidden from

@@ -129,6 +129,7 @@ class TableActor:
         self._timer_token = 0
         self._timer_handles: list[asyncio.TimerHandle] = []
         self._turn_marker: Any = None
+        self._turn_deadline = 0.0
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ lifecycle
@@ -293,7 +294,8 @@ class TableActor:
     async def _on_timerfired(self, cmd: TimerFired) -> None:
         if cmd.token != self._timer_token or self.info.status != "playing":
             return
-        if cmd.seat not in self.engine.to_act(self.state):
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        if cmd.seat not in waiting(self.state):
             return
         action = self.engine.timeout_action(self.state, cmd.seat)
         await self._apply(cmd.seat, action, "timeout")
@@ -428,14 +430,22 @@ class TableActor:
         if limit <= 0 or self.info.status != "playing" or self.state is None:
             self._deadlines.clear()
             return
-        acting = self.engine.to_act(self.state)
+        # simultaneous games may keep seats that already chose in to_act (to change their
+        # minds); the clock only presses the ones the game is still waiting for
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        acting = waiting(self.state)
         marker_fn = getattr(self.engine, "turn_marker", None)
-        marker = marker_fn(self.state) if marker_fn else None
-        if marker != self._turn_marker:
-            self._deadlines.clear()  # a new turn: everyone's clock starts again
-            self._turn_marker = marker
         clock = time.monotonic()
-        self._deadlines = {s: self._deadlines.get(s, clock + limit) for s in acting}
+        if marker_fn is not None:
+            # one clock per turn, shared by everyone the turn waits for (unpicking does not
+            # buy time)
+            marker = marker_fn(self.state)
+            if marker != self._turn_marker:
+                self._turn_marker, self._turn_deadline = marker, clock + limit
+            self._deadlines = {s: self._turn_deadline for s in acting}
+        else:
+            # a seat's clock starts when it becomes due to act and runs until it is not
+            self._deadlines = {s: self._deadlines.get(s, clock + limit) for s in acting}
         for handle in self._timer_handles:
             handle.cancel()
         self._timer_token += 1

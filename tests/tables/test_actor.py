@@ -171,3 +171,22 @@ async def test_an_engine_bug_is_reported_and_other_tables_keep_going() -> None:
     assert await healthy.submit(Act("ab"[seat], action, healthy.info.version)) == 4
     await broken.stop()
     await healthy.stop()
+
+
+async def test_simultaneous_turn_timer_only_presses_the_seats_still_missing() -> None:
+    repo = MemoryRepo()
+    actor = make_actor(repo, {"turn_seconds": 1}, game="ajolocracia")
+    await actor.submit(Join("b", "Beto"))
+    await actor.submit(Start("a"))
+    engine = actor.engine
+    turn = engine.turn_marker(actor.state)  # type: ignore[attr-defined]
+    pick = engine.legal_actions(actor.state, 0)[0]
+    await actor.submit(Act("a", pick, actor.info.version))
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        if engine.turn_marker(actor.state) != turn:  # type: ignore[attr-defined]
+            break
+    assert engine.turn_marker(actor.state) != turn, "the timer did not complete the turn"  # type: ignore[attr-defined]
+    assert [(seat, source) for _, seat, _, source in repo.actions[:2]] == [
+        (0, "player"), (1, "timeout")]
+    await actor.stop()
