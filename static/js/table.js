@@ -14,6 +14,10 @@ let inviteUrl = null;
 let renderer = null;
 let eventLog = [];
 let deadlineTimer = null;
+let pending = null; // the last action sent, until the server answers it
+// In simultaneous games other seats' choices bump the version without changing ours:
+// an action refused only as stale is sent again if it is still legal in the fresh state.
+const simultaneous = app.dataset.simultaneous === "true";
 
 const $ = (id) => document.getElementById(id);
 // replaceChildren, skipping the null/false placeholders of optional parts
@@ -36,6 +40,7 @@ const ctx = {
   send(action) {
     if (!last) return;
     $("error").textContent = "";
+    pending = { action, retried: false };
     if (!socket.send({ type: "action", action, version: last.version })) showError(t("table.reconnecting"));
   },
   isLegal(action) {
@@ -154,12 +159,20 @@ function tickClocks() {
 
 function onMessage(message) {
   if (message.type === "state") {
+    if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
     last = message;
     for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
     if (seatChanged) refreshInvite();
   } else if (message.type === "error") {
+    if (message.code === "stale_version" && simultaneous && pending && !pending.retried
+        && ctx.isLegal(pending.action)) {
+      pending.retried = true;
+      socket.send({ type: "action", action: pending.action, version: last.version });
+      return;
+    }
+    pending = null;
     showError(message.code === "stale_version" ? t("error.stale_version") : t("error.generic", { message: message.message }));
   } else if (message.type === "chat") {
     const list = $("chat");
