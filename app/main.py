@@ -3,6 +3,7 @@ the database and restores live tables."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 from collections.abc import AsyncIterator
@@ -30,8 +31,6 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if run_migrations:
-            import asyncio
-
             await asyncio.to_thread(migrate, url)
         engine = make_engine(url)
         repo = Repository(make_sessionmaker(engine))
@@ -39,9 +38,11 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         app.state.repo, app.state.registry = repo, registry
         restored = await registry.restore()
         log.info("ludoteca ready: %d table(s) restored", restored)
+        janitor = asyncio.get_running_loop().create_task(_evict_forever(registry))
         try:
             yield
         finally:
+            janitor.cancel()
             await registry.shutdown()
             await engine.dispose()
 
@@ -77,6 +78,13 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
+
+
+async def _evict_forever(registry: Registry, every: float = 60, idle: float = 900) -> None:
+    """Finished tables leave memory after a quiet quarter of an hour (storage keeps them)."""
+    while True:
+        await asyncio.sleep(every)
+        registry.evict_idle(idle)
 
 
 def _wants_html(request: Request) -> bool:

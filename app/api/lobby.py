@@ -62,7 +62,7 @@ async def list_tables(request: Request, registry: RegistryDep, player: MaybePlay
 @router.get("/tables/{table_id}", response_model=TableOut)
 async def get_table(table_id: str, request: Request, registry: RegistryDep,
                     player: MaybePlayer) -> TableOut:
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     return table_out(request, actor, player.id if player else None)
 
 
@@ -71,7 +71,7 @@ async def join_table(table_id: str, request: Request, player: CurrentPlayer,
                      registry: RegistryDep, body: JoinTable | None = None) -> JoinedOut:
     """Take a seat (the first free one unless ``seat`` is given). Private tables need ``invite``."""
     body = body or JoinTable()
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     seat = await actor.submit(Join(player.id, player.name, body.seat, body.invite))
     return JoinedOut(seat=seat, table=table_out(request, actor, player.id))
 
@@ -80,7 +80,7 @@ async def join_table(table_id: str, request: Request, player: CurrentPlayer,
 async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
                       registry: RegistryDep) -> TableOut | None:
     """Give up your seat before the game starts (the last one to leave deletes the table)."""
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     await actor.submit(Leave(player.id))
     if actor.info.status == "deleted":
         registry.forget_deleted()
@@ -92,7 +92,7 @@ async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
 async def start_table(table_id: str, request: Request, player: CurrentPlayer,
                       registry: RegistryDep) -> TableOut:
     """Start the game (host only, every seat taken)."""
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     await actor.submit(Start(player.id))
     return table_out(request, actor, player.id)
 
@@ -100,7 +100,7 @@ async def start_table(table_id: str, request: Request, player: CurrentPlayer,
 @router.delete("/tables/{table_id}", status_code=204)
 async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryDep) -> Response:
     """Delete a table (host only, before it starts)."""
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     await actor.submit(Delete(player.id))
     registry.forget_deleted()
     return Response(status_code=204)

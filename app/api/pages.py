@@ -74,7 +74,7 @@ async def set_language(code: str, next: str = "/") -> Response:  # noqa: A002
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request, player: MaybePlayer,
                      registry: RegistryDep) -> HTMLResponse:
-    actor = registry.get(table_id)
+    actor = await registry.get(table_id)
     return render(request, "table.html", player, table=actor.summary(), invite=None,
                   game=ENGINES[actor.info.game].catalogue_entry())  # type: ignore[attr-defined]
 
@@ -82,7 +82,7 @@ async def table_page(table_id: str, request: Request, player: MaybePlayer,
 @router.get("/join/{token}", response_class=HTMLResponse)
 async def join_page(token: str, request: Request, player: MaybePlayer,
                     registry: RegistryDep) -> HTMLResponse:
-    actor = registry.by_invite(token)
+    actor = await registry.by_invite(token)
     return render(request, "table.html", player, table=actor.summary(), invite=token,
                   game=ENGINES[actor.info.game].catalogue_entry())  # type: ignore[attr-defined]
 

@@ -43,7 +43,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         _, from_cookie = token_from(websocket, settings)
         if from_cookie and not _origin_ok(websocket):
             raise AppError("forbidden", "cross-site WebSocket refused", 403)
-        actor = registry.get(table_id)
+        actor = await registry.get(table_id)
     except AppError as exc:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)

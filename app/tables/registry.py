@@ -6,8 +6,10 @@ from its seed and its stored action log, so players reconnect to where they were
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
+import time
 from typing import Any
 
 from app.db.models import GameTable
@@ -55,18 +57,40 @@ class Registry:
         actor.start()
         return actor
 
-    def get(self, table_id: str) -> TableActor:
+    async def get(self, table_id: str) -> TableActor:
+        """The live table; a finished one no longer in memory is brought back from storage."""
         actor = self.actors.get(table_id)
+        if actor is None:
+            actor = await self._load_finished(table_id)
         if actor is None or actor.info.status == "deleted":
             raise not_found()
         return actor
 
-    def by_invite(self, token: str) -> TableActor:
+    async def _load_finished(self, table_id: str) -> TableActor | None:
+        row = await self.repo.table(table_id)
+        if row is None or row.status != "finished" or row.game not in ENGINES:
+            return None
+        actor = await self._actor_from_row(row)
+        return self._add(actor) if table_id not in self.actors else self.actors[table_id]
+
+    def evict_idle(self, idle_seconds: float) -> int:
+        """Forget finished tables nobody has looked at for a while (they reload on demand)."""
+        cutoff = time.monotonic() - idle_seconds
+        gone = [a for a in self.actors.values()
+                if a.info.status in ("finished", "deleted") and not a.connections
+                and a.last_activity < cutoff]
+        for actor in gone:
+            self.actors.pop(actor.info.id, None)
+            self._by_invite.pop(actor.info.invite_token, None)
+            asyncio.get_running_loop().create_task(actor.stop())
+        return len(gone)
+
+    async def by_invite(self, token: str) -> TableActor:
         table_id = self._by_invite.get(token)
         if table_id is None:
             raise AppError("not_found", "this invite link is not valid (or the table is gone)",
                            404)
-        return self.get(table_id)
+        return await self.get(table_id)
 
     def public_tables(self) -> list[TableActor]:
         return [a for a in self.actors.values()
@@ -83,26 +107,32 @@ class Registry:
     async def restore(self) -> int:
         """Bring back every waiting or playing table from the database."""
         rows = await self.repo.active_tables()
-        ids = sorted({s.player_id for row in rows for s in row.seats} | {r.host_id for r in rows})
-        players = await self.repo.players_by_id(ids)
-        names = {pid: p.name for pid, p in players.items()}
+        restored = 0
         for row in rows:
-            engine = ENGINES.get(row.game)
-            if engine is None:
+            if row.game not in ENGINES:
                 log.error("table %s: game %s is not installed; skipped", row.id, row.game)
                 continue
-            seats: list[str | None] = [None] * row.seat_count
-            for s in row.seats:
-                seats[s.seat] = s.player_id
-            info = _info(row, seats, {p: names[p] for p in seats if p} | {
-                row.host_id: names.get(row.host_id, "")})
-            state = None
-            if row.status == "playing":
-                state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
-                for stored in await self.repo.actions(row.id):
-                    state, _ = engine.apply(state, stored.seat, stored.action)
-            self._add(TableActor(info, engine, self.repo, state))
-        return len(rows)
+            try:
+                self._add(await self._actor_from_row(row))
+                restored += 1
+            except Exception:  # noqa: BLE001 - one bad table must not stop the server
+                log.exception("table %s could not be restored from its log", row.id)
+        return restored
+
+    async def _actor_from_row(self, row: GameTable) -> TableActor:
+        """Rebuild a table from storage: seats, names, and the state from seed + actions."""
+        engine = ENGINES[row.game]
+        seats: list[str | None] = [None] * row.seat_count
+        for s in row.seats:
+            seats[s.seat] = s.player_id
+        players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
+        info = _info(row, seats, {pid: p.name for pid, p in players.items()})
+        state = None
+        if row.status in ("playing", "finished"):
+            state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
+            for stored in await self.repo.actions(row.id):
+                state, _ = engine.apply(state, stored.seat, stored.action)
+        return TableActor(info, engine, self.repo, state)
 
     async def shutdown(self) -> None:
         for actor in list(self.actors.values()):

@@ -227,3 +227,10 @@ async def test_restart_mid_game_brings_the_table_back(server) -> None:
     assert final["table"]["status"] == "finished"
     await a2.close()
     await b2.close()
+    # a finished table is still there after another restart, from storage
+    server.restart(kill=False)
+    table_now = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
+    assert table_now["status"] == "finished" and table_now["outcome"] == final["table"]["outcome"]
+    async with SeatClient(server.ws_url, table["id"], players[0].token) as again:
+        assert again.state["view"]["over"] and again.state["legal_actions"] == []
+        assert again.state["view"] == final["view"] or again.state["seat"] != final["seat"]
