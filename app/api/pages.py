@@ -17,6 +17,7 @@ from app.config import ROOT, get_settings
 from app.errors import AppError
 from app.games import ENGINES
 from app.i18n import LANGUAGES, catalogue, pick_language, translate
+from app.tables.actor import TableActor
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -74,17 +75,19 @@ async def set_language(code: str, next: str = "/") -> Response:  # noqa: A002
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request, player: MaybePlayer,
                      registry: RegistryDep) -> HTMLResponse:
-    actor = await registry.get(table_id)
-    return render(request, "table.html", player, table=actor.summary(), invite=None,
-                  game=ENGINES[actor.info.game].catalogue_entry())  # type: ignore[attr-defined]
+    return table_view(request, player, await registry.get(table_id), invite=None)
 
 
 @router.get("/join/{token}", response_class=HTMLResponse)
 async def join_page(token: str, request: Request, player: MaybePlayer,
                     registry: RegistryDep) -> HTMLResponse:
-    actor = await registry.by_invite(token)
-    return render(request, "table.html", player, table=actor.summary(), invite=token,
-                  game=ENGINES[actor.info.game].catalogue_entry())  # type: ignore[attr-defined]
+    return table_view(request, player, await registry.by_invite(token), invite=token)
+
+
+def table_view(request: Request, player: Any, actor: TableActor,
+               invite: str | None) -> HTMLResponse:
+    game = ENGINES[actor.info.game].catalogue_entry()  # type: ignore[attr-defined]
+    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)

@@ -116,11 +116,14 @@ class TableInfo:
 
 class TableActor:
     def __init__(self, info: TableInfo, engine: Engine, repo: Repository,
-                 state: Any = None) -> None:
+                 state: Any = None, history: list[tuple[int, list[Any]]] | None = None) -> None:
         self.info = info
         self.engine = engine
         self.repo = repo
         self.state = state
+        # (version, events) of every accepted action, so a (re)connecting client can rebuild
+        # its log; each seat gets them redacted, like live events
+        self.history: list[tuple[int, list[Any]]] = history or []
         self.connections: dict[int, Connection] = {}
         self.chat: list[dict[str, Any]] = []
         self._queue: asyncio.Queue[_Envelope] = asyncio.Queue()
@@ -317,6 +320,7 @@ class TableActor:
                            "the move could not be saved; nothing changed, try again", 503) from None
         self.state = new_state
         self.info.version = version
+        self.history.append((version, events))
         if outcome_json is not None:
             self.info.status = "finished"
             self.info.outcome = outcome_json
@@ -333,7 +337,8 @@ class TableActor:
                                                                  self.info.invite_token):
             raise forbidden("this table is private: you need its invite link")
         self.connections[conn.id] = conn
-        self._broadcast()  # presence changed; the newcomer gets its full view too
+        self._broadcast(exclude=conn.id)  # presence changed for everyone already here
+        self._send_state(conn, with_history=True)
         for line in self.chat[-50:]:
             conn.push(line)
         return conn.seat
@@ -343,7 +348,7 @@ class TableActor:
             self._broadcast()
 
     async def _on_sync(self, cmd: Sync) -> None:
-        self._send_state(cmd.connection)
+        self._send_state(cmd.connection, with_history=True)
 
     async def _on_chat(self, cmd: Chat) -> None:
         seat = self.seat_of(cmd.connection.player_id)
@@ -387,11 +392,16 @@ class TableActor:
         }
 
     def state_message(self, seat: int | None, events: list[Any] | None = None,
-                      summary: dict[str, Any] | None = None) -> dict[str, Any]:
+                      summary: dict[str, Any] | None = None,
+                      with_history: bool = False) -> dict[str, Any]:
         state = self.state
         playing = state is not None
         to_act = sorted(self.engine.to_act(state)) if playing else []
         clock = time.monotonic()
+        extra: dict[str, Any] = {}
+        if with_history:
+            extra["history"] = [{"version": v, "events": event_for(evts, seat)}
+                                for v, evts in self.history]
         return {
             "type": "state",
             "version": self.info.version,
@@ -404,15 +414,18 @@ class TableActor:
             "events": event_for(events or [], seat),
             "deadlines": {str(s): max(0.0, round(d - clock, 1))
                           for s, d in self._deadlines.items()},
+            **extra,
         }
 
-    def _send_state(self, conn: Connection) -> None:
-        conn.push(self.state_message(conn.seat))
+    def _send_state(self, conn: Connection, with_history: bool = False) -> None:
+        conn.push(self.state_message(conn.seat, with_history=with_history))
 
-    def _broadcast(self, events: list[Any] | None = None) -> None:
+    def _broadcast(self, events: list[Any] | None = None, exclude: int | None = None) -> None:
         summary = self.summary()
         cache: dict[int | None, dict[str, Any]] = {}
         for conn in list(self.connections.values()):
+            if conn.id == exclude:
+                continue
             if conn.seat not in cache:
                 cache[conn.seat] = self.state_message(conn.seat, events, summary)
             conn.push(cache[conn.seat])

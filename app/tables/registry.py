@@ -128,11 +128,13 @@ class Registry:
         players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
         info = _info(row, seats, {pid: p.name for pid, p in players.items()})
         state = None
+        history = []
         if row.status in ("playing", "finished"):
             state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
             for stored in await self.repo.actions(row.id):
-                state, _ = engine.apply(state, stored.seat, stored.action)
-        return TableActor(info, engine, self.repo, state)
+                state, events = engine.apply(state, stored.seat, stored.action)
+                history.append((stored.seq, events))
+        return TableActor(info, engine, self.repo, state, history)
 
     async def shutdown(self) -> None:
         for actor in list(self.actors.values()):

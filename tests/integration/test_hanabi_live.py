@@ -25,6 +25,26 @@ def seat_up(server, seats: int = 2, options: dict | None = None, private: bool =
     return players, table, invite
 
 
+async def start_and_connect(server, players, table) -> list[SeatClient]:
+    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+    for c in clients:
+        await c.open()
+    players[0].start(table["id"])
+    for c in clients:
+        await c.wait_status("playing")
+    return clients
+
+
+async def play_moves(clients: list[SeatClient], rng: random.Random, moves: int) -> None:
+    """A few random legal moves, each seen by every client before the next."""
+    for _ in range(moves):
+        mover = next(c for c in clients if c.my_turn())
+        version = mover.state["version"]
+        await mover.act(rng.choice(mover.state["legal_actions"]))
+        for c in clients:
+            await c.wait_version(version + 1)
+
+
 async def test_two_players_play_a_whole_game_and_it_is_stored(server) -> None:
     players, table, _ = seat_up(server)
     clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
@@ -54,20 +74,9 @@ async def test_two_players_play_a_whole_game_and_it_is_stored(server) -> None:
 
 async def test_reconnect_gets_the_full_current_view(server) -> None:
     players, table, _ = seat_up(server)
-    a = SeatClient(server.ws_url, table["id"], players[0].token)
-    b = SeatClient(server.ws_url, table["id"], players[1].token)
-    await a.open()
-    await b.open()
-    players[0].start(table["id"])
-    await a.wait_status("playing")
-    await b.wait_status("playing")
+    a, b = await start_and_connect(server, players, table)
     rng = random.Random(3)
-    for _ in range(6):
-        mover = a if a.my_turn() else b
-        version = mover.state["version"]
-        await mover.act(rng.choice(mover.state["legal_actions"]))
-        await a.wait_version(version + 1)
-        await b.wait_version(version + 1)
+    await play_moves([a, b], rng, 6)
     before = b.state
     await b.close()
     again = SeatClient(server.ws_url, table["id"], players[1].token)
@@ -198,20 +207,9 @@ async def test_private_table_and_bad_tokens(server) -> None:
 
 async def test_restart_mid_game_brings_the_table_back(server) -> None:
     players, table, _ = seat_up(server)
-    a = SeatClient(server.ws_url, table["id"], players[0].token)
-    b = SeatClient(server.ws_url, table["id"], players[1].token)
-    await a.open()
-    await b.open()
-    players[0].start(table["id"])
-    await a.wait_status("playing")
-    await b.wait_status("playing")
+    a, b = await start_and_connect(server, players, table)
     rng = random.Random(5)
-    for _ in range(8):
-        mover = a if a.my_turn() else b
-        version = mover.state["version"]
-        await mover.act(rng.choice(mover.state["legal_actions"]))
-        await a.wait_version(version + 1)
-        await b.wait_version(version + 1)
+    await play_moves([a, b], rng, 8)
     before = {c.state["seat"]: c.state for c in (a, b)}
     server.restart(kill=True)  # no graceful shutdown: only what was stored survives
     a2 = SeatClient(server.ws_url, table["id"], players[0].token)

@@ -190,3 +190,23 @@ async def test_simultaneous_turn_timer_only_presses_the_seats_still_missing() ->
     assert [(seat, source) for _, seat, _, source in repo.actions[:2]] == [
         (0, "player"), (1, "timeout")]
     await actor.stop()
+
+
+async def test_connect_sends_the_whole_history_redacted_for_that_seat() -> None:
+    repo = MemoryRepo()
+    actor = await started(repo)
+    for _ in range(4):
+        seat = next(iter(actor.engine.to_act(actor.state)))
+        action = actor.engine.legal_actions(actor.state, seat)[-1]
+        await actor.submit(Act("ab"[seat], action, actor.info.version))
+    conn, sock, _ = await connect(actor, "a")
+    watcher, wsock, _ = await connect(actor, None)
+    await asyncio.sleep(0.05)
+    mine = next(m for m in sock.sent if m["type"] == "state" and "history" in m)
+    assert [h["version"] for h in mine["history"]] == [4, 5, 6, 7]
+    theirs = next(m for m in wsock.sent if m["type"] == "state" and "history" in m)
+    for entry in [*mine["history"], *theirs["history"]]:
+        for event in entry["events"]:
+            if event["type"] == "draw" and (event["seat"] == 0 or entry in theirs["history"]):
+                assert set(event["card"]) == {"id"}  # own and spectators' draws stay hidden
+    await actor.stop()

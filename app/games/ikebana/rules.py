@@ -119,6 +119,11 @@ class IkebanaEngine(BaseEngine):
 
     # ----------------------------------------------------------------------- queries
 
+    @staticmethod
+    def turn_marker(state: IkebanaState) -> tuple[int, int]:
+        """Changes when a turn ends (a card joins a bouquet); draws and rejects share a turn."""
+        return (state.round, sum(len(b) for b in state.bouquets))
+
     def to_act(self, state: IkebanaState) -> set[Seat]:
         return set() if state.over else {state.current}
 

@@ -1,0 +1,341 @@
+// Ikebana client: draws the server's view (bouquets, discard piles, prestige, the drawn card,
+// round results) and offers exactly the actions listed in legal_actions. It holds no rules:
+// prices, payees and scores all come from the view; the log is built from the events.
+
+const SVG = "http://www.w3.org/2000/svg";
+const PETAL = { red: "#d62839", green: "#2f9e48", black: "#2b2b2b", blue: "#1f63d6", yellow: "#f2c200" };
+const INK = { red: "#b3172b", green: "#1f7a36", black: "#222", blue: "#1a54b8", yellow: "#8a6a00", wild: "#4a2d6e" };
+const WILD_PETALS = ["red", "yellow", "green", "blue", "black"];
+
+// the log, built from events as state messages arrive (the view carries no history)
+const journal = { table: null, version: -1, lines: [] };
+// round breakdowns seen while the page is open (the view only carries the last one)
+const seenRounds = { table: null, byRound: new Map() };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function defs() {
+  return svg("svg", { width: 0, height: 0, "aria-hidden": "true", focusable: "false", class: "ik-defs" },
+    svg("defs", {}, svg("linearGradient", { id: "ikebana-rainbow", x1: 0, y1: 0, x2: 1, y2: 1 },
+      ...WILD_PETALS.map((c, i) => svg("stop", { offset: `${i * 25}%`, "stop-color": PETAL[c] })))));
+}
+
+export function cardName(ctx, card) {
+  const { t } = ctx;
+  if (card.colour === "wild") return t("ikebana.card.wild", { number: card.number });
+  return t("ikebana.card", { colour: t(`ikebana.colour.${card.colour}`), number: card.number });
+}
+
+// A card: a white face framed in its colour, a five-petal flower and its number.
+// Wild cards get a rainbow frame and one petal of each colour.
+function cardSvg(ctx, card, cls = "") {
+  const wild = card.colour === "wild";
+  const label = cardName(ctx, card);
+  const petals = [];
+  for (let i = 0; i < 5; i++) {
+    const fill = PETAL[wild ? WILD_PETALS[i] : card.colour] || "#999";
+    petals.push(svg("ellipse", { cx: 30, cy: 19, rx: 6.5, ry: 10, fill, transform: `rotate(${i * 72} 30 30)` }));
+  }
+  return svg("svg", { class: `ikcard ${cls}`.trim(), viewBox: "0 0 60 84", role: "img", "aria-label": label,
+    "data-colour": card.colour, "data-number": card.number },
+    svg("title", {}, label),
+    svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "#fffdf7",
+      stroke: wild ? "url(#ikebana-rainbow)" : PETAL[card.colour], "stroke-width": 4 }),
+    ...petals,
+    svg("circle", { cx: 30, cy: 30, r: 5, fill: "#fff3c4", stroke: "#c9a227", "stroke-width": 1 }),
+    svg("text", { x: 30, y: 75, "text-anchor": "middle", "font-size": 22, "font-weight": 800,
+      "font-family": "system-ui, sans-serif", fill: INK[card.colour] || "#222" }, card.number));
+}
+
+function emptySlot(label, cls = "") {
+  return svg("svg", { class: `ikcard empty ${cls}`.trim(), viewBox: "0 0 60 84", role: "img", "aria-label": label },
+    svg("rect", { x: 3, y: 3, width: 54, height: 78, rx: 7, fill: "none", stroke: "#b8b09e", "stroke-width": 2, "stroke-dasharray": "5 4" }));
+}
+
+const name = (ctx, seat) => ctx.seatName(seat);
+const nameMine = (ctx, seat) => (seat === ctx.me ? `${ctx.seatName(seat)} (${ctx.t("ikebana.label.you")})` : ctx.seatName(seat));
+
+function comboText(ctx, combo) {
+  const { t } = ctx;
+  const kind = t(`ikebana.combo.${combo.kind}`);
+  if (combo.kind.startsWith("straight")) return t("ikebana.combo.straight_points", { combo: kind, points: combo.points });
+  return t("ikebana.combo.points", { combo: kind, number: combo.numbers[0], points: combo.points });
+}
+
+function formula(ctx, score) {
+  const base = score.combinations.length ? score.combinations.map((c) => c.points).join(" + ") : "0";
+  return ctx.t("ikebana.score.formula", { base, multiplier: score.multiplier, total: score.total });
+}
+
+// ------------------------------------------------------------------------ top: status
+
+function statusBar(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const parts = [
+    el("span", { class: "stat", id: "ik-round" }, t("ikebana.label.round", { round: view.round, total: view.rounds_total })),
+    el("span", { class: "stat", id: "ik-deck" }, view.deck ? t("ikebana.label.deck", { n: view.deck }) : t("ikebana.label.deck_empty")),
+  ];
+  if (view.phase !== "over") parts.push(el("span", { class: "stat" }, t("ikebana.label.starter", { player: name(ctx, view.starter) })));
+  if (view.doubled_round && view.phase !== "over") parts.push(el("span", { class: "stat warn" }, t("ikebana.label.doubled_round")));
+  return el("section", { class: "card ik-status", "aria-label": t("ikebana.name") }, parts);
+}
+
+// ------------------------------------------------------------------------ the turn panel
+
+function actionButtons(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const buttons = [];
+  for (const action of message.legal_actions) {
+    const send = () => ctx.send(action);
+    if (action.type === "draw") {
+      buttons.push(el("button", { class: "ik-draw", dataset: { action: "draw", key: "draw" }, onclick: send }, t("ikebana.action.draw")));
+    } else if (action.type === "keep") {
+      buttons.push(el("button", { class: "ik-keep", dataset: { action: "keep", key: "keep" }, onclick: send }, t("ikebana.action.keep")));
+    } else if (action.type === "reject") {
+      const price = view.reject_price;
+      buttons.push(el("button", { class: "secondary ik-reject", dataset: { action: "reject", key: "reject", price: price.amount, to: price.to }, onclick: send },
+        t("ikebana.action.reject", { n: price.amount, player: name(ctx, price.to) })));
+    } else if (action.type === "buy") {
+      const top = view.players[action.from].pile.top;
+      buttons.push(el("button", { class: "ik-buy", dataset: { action: "buy", key: `buy-${action.from}`, from: action.from, price: top.number }, onclick: send },
+        t("ikebana.action.buy", { card: cardName(ctx, top), player: name(ctx, action.from), n: top.number })));
+    }
+  }
+  return buttons;
+}
+
+function turnPanel(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const mine = view.current === message.seat;
+  const price = view.reject_price;
+  const lines = [];
+  if (view.hand) {
+    lines.push(el("div", { class: "ik-hand" },
+      el("figure", { class: "slot big" }, cardSvg(ctx, view.hand, "big"),
+        el("figcaption", {}, t("ikebana.label.hand"))),
+      el("div", { class: "ik-hand-text" },
+        el("p", { class: "ik-considering" }, mine ? cardName(ctx, view.hand) : t("ikebana.turn.considering", { player: name(ctx, view.current), card: cardName(ctx, view.hand) })),
+        view.rejections ? el("p", { class: "muted" }, t("ikebana.label.rejections", { n: view.rejections })) : null,
+        price ? el("p", { class: "ik-price", id: "ik-reject-price" }, t("ikebana.label.reject_price", { n: price.amount, player: name(ctx, price.to) })) : null,
+        mine && price && !price.affordable ? el("p", { class: "warn" }, t("ikebana.label.reject_unaffordable")) : null)));
+  } else if (price) {
+    lines.push(el("p", { class: "ik-price muted", id: "ik-reject-price" }, t("ikebana.label.reject_price", { n: price.amount, player: name(ctx, price.to) })));
+  }
+  const buttons = mine ? actionButtons(ctx, message) : [];
+  return el("section", { class: `card ik-turn${mine ? " mine" : ""}`, "aria-label": t("ikebana.phase." + view.phase) },
+    el("h2", { id: "ik-turn" }, mine ? t("ikebana.turn.yours") : t("ikebana.turn.other", { player: name(ctx, view.current) })),
+    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${view.phase}`)) : null,
+    lines,
+    buttons.length ? el("div", { class: "actions ik-actions", role: "group" }, buttons) : null);
+}
+
+// ------------------------------------------------------------------------ players
+
+function pileBlock(ctx, message, player) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const pile = player.pile;
+  const caption = pile.size === 1 ? t("ikebana.label.pile_size_one")
+    : pile.size ? t("ikebana.label.pile_size", { n: pile.size }) : t("ikebana.label.pile_empty");
+  let note = null;
+  const myChoice = message.seat !== null && view.current === message.seat && view.phase === "choose";
+  if (myChoice && pile.top && player.seat !== message.seat && !ctx.isLegal({ type: "buy", from: player.seat })) {
+    note = el("span", { class: "ik-note" }, t("ikebana.label.cannot_afford"));
+  }
+  return el("figure", { class: "slot ik-pile", dataset: { size: pile.size } },
+    el("div", { class: "ik-pile-card" },
+      pile.top ? cardSvg(ctx, pile.top) : emptySlot(caption),
+      pile.size > 1 ? el("span", { class: "ik-pile-count", "aria-hidden": "true" }, `×${pile.size}`) : null),
+    el("figcaption", {}, el("strong", {}, t("ikebana.label.pile")), el("br"), caption,
+      pile.top && view.phase !== "over" ? el("span", { class: "ik-buy-price" }, el("br"), t("ikebana.label.buy_price", { n: pile.top.number })) : null,
+      note ? el("br") : null, note));
+}
+
+function playerSection(ctx, message, player, size) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const acting = view.current === player.seat;
+  const slots = [];
+  for (let i = 0; i < size; i++) {
+    const card = player.bouquet[i];
+    slots.push(card ? cardSvg(ctx, card) : emptySlot(t("ikebana.label.bouquet")));
+  }
+  return el("section", { class: `card ik-player${acting ? " acting" : ""}${player.seat === message.seat ? " mine" : ""}`,
+    dataset: { seat: player.seat }, "aria-label": t("ikebana.label.bouquet_of", { player: name(ctx, player.seat) }) },
+    el("header", { class: "ik-player-head" },
+      el("h3", {}, nameMine(ctx, player.seat)),
+      el("span", { class: "pill ik-prestige", title: t("ikebana.label.prestige") }, t("ikebana.label.prestige_points", { n: player.prestige }))),
+    el("div", { class: "ik-player-body" },
+      el("div", { class: "ik-bouquet" },
+        el("div", { class: "ik-bouquet-cards" }, slots),
+        player.score ? el("p", { class: "ik-bouquet-score" }, t("ikebana.label.bouquet_score", { n: player.score.total }),
+          " · ", t(`ikebana.bonus.${player.score.bonus}`)) : null),
+      pileBlock(ctx, message, player)));
+}
+
+// ------------------------------------------------------------------------ round results
+
+// one row per player, one column per round played (points gained above the running total)
+function summaryTable(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  return el("div", { class: "ik-scroll" }, el("table", { class: "ik-summary" },
+    el("caption", {}, t("ikebana.table.title")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("ikebana.table.player")),
+      view.rounds.map((r) => el("th", { scope: "col", class: "num", title: t("ikebana.table.round_n", { n: r.round }) },
+        el("span", { class: "long" }, t("ikebana.table.round_n", { n: r.round })),
+        el("span", { class: "short", "aria-hidden": "true" }, t("ikebana.table.round_short", { n: r.round })),
+        r.doubled ? el("span", { class: "ik-doubled" }, " ×2") : null)),
+      el("th", { scope: "col", class: "num" }, t("ikebana.table.total")))),
+    el("tbody", {}, view.players.map((p) => el("tr", { dataset: { seat: p.seat } },
+      el("th", { scope: "row" }, name(ctx, p.seat)),
+      view.rounds.map((r) => el("td", { class: "num" },
+        el("span", { class: "ik-gain" }, `+${r.points[p.seat]}`), " ", el("span", { class: "ik-total" }, String(r.prestige[p.seat])))),
+      el("td", { class: "num ik-current" }, el("strong", {}, String(p.prestige))))))));
+}
+
+function bouquetCell(ctx, player) {
+  const { el, t } = ctx;
+  const used = new Set(player.score.combinations.flatMap((c) => c.cards));
+  const wilds = new Map(player.score.wild_colours.map((w) => [w.card, w.colour]));
+  return el("div", { class: "ik-mini-bouquet" }, player.bouquet.map((card, i) => el("figure", { class: `mini-slot${used.has(i) ? "" : " unused"}` },
+    cardSvg(ctx, card, "mini"),
+    wilds.has(i) ? el("figcaption", {}, t("ikebana.wild_as", { colour: t(`ikebana.colour.${wilds.get(i)}`) })) : null)));
+}
+
+function breakdownTable(ctx, result) {
+  const { el, t } = ctx;
+  const head = [t("ikebana.table.player"), t("ikebana.table.bouquet"), t("ikebana.table.combinations"),
+    t("ikebana.table.bouquet_total"), t("ikebana.table.points")];
+  return el("table", { class: "ik-breakdown", dataset: { round: result.round } },
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, result.players.map((p) => el("tr", { dataset: { seat: p.seat } },
+      el("th", { scope: "row", "data-label": head[0] }, name(ctx, p.seat)),
+      el("td", { "data-label": head[1] }, bouquetCell(ctx, p)),
+      el("td", { "data-label": head[2] }, p.score.combinations.length
+        ? el("ul", { class: "ik-combos" }, p.score.combinations.map((c) => el("li", {}, comboText(ctx, c))))
+        : t("ikebana.combo.none")),
+      el("td", { "data-label": head[3] }, el("div", {}, t(`ikebana.bonus.${p.score.bonus}`)),
+        el("div", { class: "ik-formula" }, formula(ctx, p.score)),
+        result.doubled ? el("div", { class: "warn" }, t("ikebana.score.doubled", { points: p.points })) : null),
+      el("td", { "data-label": head[4], class: "ik-points" }, el("strong", {}, `+${p.points}`), " → ", String(p.prestige))))));
+}
+
+function roundsSection(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  if (!view.rounds.length) return null;
+  if (seenRounds.table !== message.table.id) { seenRounds.table = message.table.id; seenRounds.byRound = new Map(); }
+  if (view.last_round) seenRounds.byRound.set(view.last_round.round, view.last_round);
+  const finalRounds = view.outcome && view.outcome.details && view.outcome.details.rounds;
+  const results = finalRounds || [...seenRounds.byRound.values()].sort((a, b) => a.round - b.round);
+  const newest = results.length ? results[results.length - 1].round : null;
+  return el("section", { class: "card ik-rounds", "aria-label": t("ikebana.table.title") },
+    summaryTable(ctx, message),
+    results.slice().reverse().map((r) => el("details", { class: "ik-round-detail", open: r.round === newest, dataset: { round: r.round } },
+      el("summary", {}, t("ikebana.table.round_n", { n: r.round }), r.doubled ? ` · ${t("ikebana.table.doubled")}` : ""),
+      el("div", { class: "ik-scroll" }, breakdownTable(ctx, r)))));
+}
+
+// ------------------------------------------------------------------------ the end
+
+function finalSection(ctx, message) {
+  const { el, t } = ctx;
+  const outcome = message.view.outcome || message.table.outcome;
+  if (!outcome) return null;
+  const best = outcome.scores[outcome.winners[0]];
+  const headline = outcome.winners.length === 1
+    ? t("ikebana.outcome.winner", { player: name(ctx, outcome.winners[0]), n: best })
+    : t("ikebana.outcome.shared", { players: outcome.winners.map((s) => name(ctx, s)).join(", "), n: best });
+  let place = 1;
+  const rows = [];
+  for (const group of outcome.ranking) {
+    for (const seat of group) {
+      rows.push(el("li", { class: outcome.winners.includes(seat) ? "winner" : "", dataset: { seat } },
+        el("span", { class: "ik-place" }, t("ikebana.outcome.place", { place })),
+        el("span", { class: "ik-rank-name" }, nameMine(ctx, seat)),
+        el("strong", { class: "ik-rank-score" }, t("ikebana.label.prestige_points", { n: outcome.scores[seat] }))));
+    }
+    place += group.length;
+  }
+  return el("section", { class: "card final ik-final", role: "status" },
+    el("h2", {}, t("ikebana.phase.over")),
+    el("p", { class: "verdict" }, headline),
+    el("ol", { class: "ik-ranking" }, rows));
+}
+
+// ------------------------------------------------------------------------ entry points
+
+export function render(root, message, ctx) {
+  const { el } = ctx;
+  const view = message.view;
+  if (!view) { root.replaceChildren(); return; }
+  // keep keyboard focus on the same control across re-renders
+  const active = document.activeElement;
+  const focusKey = active && root.contains(active) && active.dataset ? active.dataset.key : null;
+  const hadFocus = active && root.contains(active);
+
+  const seats = view.players.length;
+  const me = message.seat;
+  const order = [];
+  for (let i = 0; i < seats; i++) order.push(((me ?? 0) + i) % seats);
+  const size = Math.max(5, ...view.players.map((p) => p.bouquet.length));
+  root.replaceChildren(...[
+    defs(),
+    view.phase === "over" ? finalSection(ctx, message) : null,
+    statusBar(ctx, message),
+    view.phase !== "over" ? turnPanel(ctx, message) : null,
+    el("div", { class: "ik-players" }, order.map((s) => playerSection(ctx, message, view.players[s], size))),
+    roundsSection(ctx, message)].filter(Boolean));
+
+  if (hadFocus) {
+    const again = (focusKey && root.querySelector(`[data-key="${focusKey}"]`)) || root.querySelector(".ik-actions button");
+    if (again) again.focus();
+  }
+}
+
+function eventLines(ctx, event) {
+  const { t } = ctx;
+  const who = (s) => name(ctx, s);
+  switch (event.type) {
+    case "drew": return [t("ikebana.log.drew", { player: who(event.seat), card: cardName(ctx, event.card) })];
+    case "kept": return [t("ikebana.log.kept", { player: who(event.seat), card: cardName(ctx, event.card) })];
+    case "rejected": return [t("ikebana.log.rejected", { player: who(event.seat), card: cardName(ctx, event.card), n: event.price, other: who(event.to) })];
+    case "bought": return [t("ikebana.log.bought", { player: who(event.seat), card: cardName(ctx, event.card), other: who(event.from), n: event.price })];
+    case "reshuffled": return [t("ikebana.log.reshuffled", { n: event.cards })];
+    case "round_scored": return [t("ikebana.log.round_scored", { round: event.round }),
+      ...event.players.map((p) => t("ikebana.log.player_scored", { player: who(p.seat), points: p.points, total: p.prestige }))];
+    case "round_started": return [t("ikebana.log.round_started", { round: event.round, player: who(event.starter) })];
+    case "game_over": {
+      const lines = [t("ikebana.log.game_over")];
+      const best = event.scores[event.winners[0]];
+      if (event.winners.length === 1) lines.push(t("ikebana.outcome.winner", { player: who(event.winners[0]), n: best }));
+      else if (event.winners.length) lines.push(t("ikebana.outcome.shared", { players: event.winners.map(who).join(", "), n: best }));
+      return lines;
+    }
+    default: return [];
+  }
+}
+
+// table.js calls this on every state message; events are only appended once per version.
+export function logLines(message, ctx) {
+  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
+  if (message.history) { // sent on (re)connect: the whole game so far, as this seat may see it
+    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
+    journal.version = message.version;
+    return journal.lines;
+  }
+  if (message.version > journal.version) {
+    journal.version = message.version;
+    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
+  }
+  return journal.lines;
+}
