@@ -397,6 +397,7 @@ class TableActor:
         state = self.state
         playing = state is not None
         to_act = sorted(self.engine.to_act(state)) if playing else []
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
         clock = time.monotonic()
         extra: dict[str, Any] = {}
         if with_history:
@@ -411,6 +412,9 @@ class TableActor:
             "legal_actions": (self.engine.legal_actions(state, seat)
                               if playing and seat is not None else []),
             "to_act": to_act,
+            # whom the game waits for: in simultaneous games a seat that has chosen may still
+            # be in to_act (to change its mind) but is no longer waited for
+            "waiting_for": sorted(waiting(state)) if playing else [],
             "events": event_for(events or [], seat),
             "deadlines": {str(s): max(0.0, round(d - clock, 1))
                           for s, d in self._deadlines.items()},

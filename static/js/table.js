@@ -72,7 +72,7 @@ async function seatAction(path, body) {
     await api("POST", `/api/tables/${tableId}/${path}`, body);
     if (path === "leave" && !last) location.href = "/";
     refreshInvite();
-  } catch (error) { showError(t("error.generic", { message: error.message })); }
+  } catch (error) { showError(errorText(error)); }
 }
 
 function renderSeats() {
@@ -82,7 +82,7 @@ function renderSeats() {
   const isHost = table.host.id === me;
   const rows = table.seats.map((s) => {
     const mine = s.player && s.player.id === me;
-    const turn = last.to_act.includes(s.seat);
+    const turn = last.waiting_for.includes(s.seat);
     const due = last.deadlines && last.deadlines[String(s.seat)];
     return el("li", { class: `seat${turn ? " acting" : ""}${mine ? " mine" : ""}` },
       el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: t(s.connected ? "table.connected" : "table.disconnected"),
@@ -101,7 +101,7 @@ function renderSeats() {
     controls.push(el("button", { onclick: () => seatAction("start"), disabled: !full, id: "start-button" }, t("table.start")));
     controls.push(el("button", { class: "danger", onclick: async () => {
       try { await api("DELETE", `/api/tables/${tableId}`); location.href = "/"; }
-      catch (error) { showError(error.message); }
+      catch (error) { showError(errorText(error)); }
     } }, t("table.delete")));
   }
   const link = inviteUrl || (invite ? `${location.origin}/join/${invite}` : null);
@@ -127,11 +127,12 @@ function renderBanner() {
     text = full ? t("table.waiting_host") : t("table.need_players");
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
-    else if (last.to_act.includes(last.seat)) text = t("table.your_turn");
-    else if (last.to_act.length === 1) text = t("table.turn_of", { name: seatName(last.to_act[0]) });
+    else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
+    else if (last.waiting_for.length === 1) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
+    else if (last.waiting_for.length > 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
   $("banner").textContent = text;
-  $("banner").classList.toggle("mine", table.status === "playing" && last.to_act.includes(last.seat));
+  $("banner").classList.toggle("mine", table.status === "playing" && last.waiting_for.includes(last.seat));
 }
 
 function renderLog() {
@@ -173,7 +174,7 @@ function onMessage(message) {
       return;
     }
     pending = null;
-    showError(message.code === "stale_version" ? t("error.stale_version") : t("error.generic", { message: message.message }));
+    showError(errorText(message));
   } else if (message.type === "chat") {
     const list = $("chat");
     list.append(el("li", {}, el("strong", {}, `${message.name}: `), message.text));
@@ -182,6 +183,15 @@ function onMessage(message) {
     $("banner").textContent = t("table.deleted");
     $("game").replaceChildren();
   }
+}
+
+// the catalogue's words for an error code when it has them (per game, then general),
+// else the server's own message
+function errorText(message) {
+  for (const key of [`${app.dataset.game}.error.${message.code}`, `error.${message.code}`]) {
+    if (window.I18N && window.I18N[key]) return t(key);
+  }
+  return t("error.generic", { message: message.message });
 }
 
 function onStatus(connected) {
