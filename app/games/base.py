@@ -113,6 +113,23 @@ class OptionSpec:
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
 
 
+def first_seat_option(max_players: int) -> OptionSpec:
+    """RULES.md's general ruling: the first player is drawn at random, or the host picks."""
+    return OptionSpec("first_seat", "choice", "random",
+                      choices=("random", *range(max_players)), ruling=True)
+
+
+def first_seat(options: Mapping[str, Any], seats: int, rng: Rng) -> int:
+    """The starting seat. The draw always happens, so a chosen start changes nothing else."""
+    drawn = rng.below(seats)
+    chosen = options.get("first_seat", "random")
+    if chosen == "random":
+        return drawn
+    if not 0 <= chosen < seats:
+        raise BadOptions(f"first_seat must be a seat of this table (0 to {seats - 1})")
+    return int(chosen)
+
+
 def engine_options(options: Mapping[str, Any]) -> JSON:
     """A table's options less the platform's own (the engine never sees the turn timer)."""
     return {k: v for k, v in options.items() if k != TURN_TIMER.name}

@@ -5,6 +5,13 @@ import { el, t } from "./i18n.js";
 const games = window.GAMES || [];
 const form = document.getElementById("create-table");
 
+function choiceLabel(option, choice) {
+  const key = `option.${option.name}.${choice}`;
+  if (window.I18N[key]) return t(key);
+  if (option.name === "first_seat") return t("table.seat", { n: choice + 1 });
+  return String(choice);
+}
+
 function optionInput(option) {
   const label = t(`option.${option.name}`);
   if (option.type === "bool") {
@@ -14,7 +21,7 @@ function optionInput(option) {
   if (option.choices) {
     return el("label", {}, label, " ",
       el("select", { name: option.name },
-        option.choices.map((c) => el("option", { value: c, selected: c === option.default }, c))));
+        option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, choiceLabel(option, c)))));
   }
   return el("label", {}, label, " ",
     el("input", { type: "number", name: option.name, value: option.default,
@@ -40,6 +47,7 @@ if (form) {
     for (const option of game.options) {
       const input = form.elements[option.name];
       if (option.type === "bool") options[option.name] = input.checked;
+      else if (option.choices) options[option.name] = option.choices.find((c) => String(c) === input.value);
       else options[option.name] = Number(input.value);
     }
     try {

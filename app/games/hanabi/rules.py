@@ -23,6 +23,8 @@ from app.games.base import (
     Outcome,
     Rng,
     action_field,
+    first_seat,
+    first_seat_option,
     require,
 )
 from app.games.hanabi.data import HAND_SIZE, RANKS, colors_for, full_deck, verdict
@@ -115,6 +117,7 @@ class HanabiEngine(BaseEngine):
         OptionSpec("fuses", "choice", 3, choices=(3, 1)),
         OptionSpec("clue_tokens", "choice", 8, choices=(8, 10)),
         OptionSpec("empty_clues", "bool", True, ruling=True),
+        first_seat_option(5),
     )
 
     # ------------------------------------------------------------------ setup
@@ -124,7 +127,7 @@ class HanabiEngine(BaseEngine):
         rng = Rng.from_seed(seed)
         deck = full_deck(opts["multicolor"])
         rng.shuffle(deck)
-        first = rng.below(seats)
+        first = first_seat(opts, seats, rng)
         state = HanabiState(
             seats=seats, options=opts, rng=rng.state, deck=deck,
             hands=[[] for _ in range(seats)], played=[], discard=[],

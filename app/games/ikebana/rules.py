@@ -40,6 +40,8 @@ from app.games.base import (
     Rng,
     Seat,
     action_field,
+    first_seat,
+    first_seat_option,
     rank_by,
     require,
 )
@@ -100,7 +102,8 @@ class IkebanaEngine(BaseEngine):
     name: str = "Ikebana"
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
-    options: tuple[OptionSpec, ...] = (OptionSpec("final_bouquet_double", "bool", False),)
+    options: tuple[OptionSpec, ...] = (OptionSpec("final_bouquet_double", "bool", False),
+                                       first_seat_option(MAX_PLAYERS))
     simultaneous: bool = False
 
     # ----------------------------------------------------------------------- setup
@@ -110,7 +113,7 @@ class IkebanaEngine(BaseEngine):
         rng = Rng.from_seed(seed)
         deck = list(range(len(CARDS)))
         rng.shuffle(deck)
-        starter = rng.below(seats)
+        starter = first_seat(resolved, seats, rng)
         return IkebanaState(
             seats=seats, options=resolved, rng=rng.state, round=1, starter=starter,
             current=starter, deck=deck, piles=[[] for _ in range(seats)],

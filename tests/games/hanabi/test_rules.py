@@ -158,6 +158,7 @@ def test_check_setup_rejects_player_counts(seats: Any) -> None:
 def test_check_setup_accepts_two_to_five(seats: int) -> None:
     assert ENGINE.check_setup(seats, None) == {
         "multicolor": False, "fuses": 3, "clue_tokens": 8, "empty_clues": True,
+        "first_seat": "random",
     }
 
 
@@ -969,3 +970,15 @@ def test_timeout_is_always_legal_and_harmless(seats: int) -> None:
                 break
             state = act(state, state.turn, **ENGINE.timeout_action(state, state.turn))
         assert state.over == "deck_out" and state.fuses == state.options["fuses"]
+
+
+def test_first_seat_option_lets_the_host_choose_who_starts() -> None:
+    drawn = ENGINE.setup(3, {}, 99)
+    for seat in range(3):
+        chosen = ENGINE.setup(3, {"first_seat": seat}, 99)
+        assert chosen.turn == seat
+        assert chosen.deck == drawn.deck and chosen.hands == drawn.hands  # same deal
+    with pytest.raises(BadOptions):
+        ENGINE.setup(2, {"first_seat": 3}, 99)
+    with pytest.raises(BadOptions):
+        ENGINE.setup(2, {"first_seat": "host"}, 99)

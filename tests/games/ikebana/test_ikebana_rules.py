@@ -71,7 +71,7 @@ def test_setup() -> None:
     state = ENGINE.setup(4, {}, seed=7)
     assert sorted(ENGINE.all_cards(state)) == list(range(55))
     assert len(state.deck) == 55 and state.prestige == [6, 6, 6, 6]
-    assert state.options == {"final_bouquet_double": False}
+    assert state.options == {"final_bouquet_double": False, "first_seat": "random"}
     assert Counter(c for c, _ in CARDS) == {R: 10, G: 10, K: 10, B: 10, Y: 10, W: 5}
     assert sorted(n for c, n in CARDS if c == R) == [1, 1, 1, 2, 2, 3, 3, 4, 4, 5]
     assert sorted(n for c, n in CARDS if c == W) == [1, 2, 3, 4, 5]
@@ -462,3 +462,11 @@ def test_scramble_redeals_only_hidden_cards() -> None:
     assert other.bouquets == state.bouquets and other.deck != state.deck
     for seat in (None, 0, 1, 2):
         assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+
+
+def test_first_seat_option_picks_the_first_round_starter() -> None:
+    for seat in range(4):
+        state = ENGINE.setup(4, {"first_seat": seat}, 5)
+        assert state.starter == seat and state.current == seat
+    with pytest.raises(BadOptions):
+        ENGINE.setup(2, {"first_seat": 2}, 5)
