@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launch_chromium
+from tests.support.browser import launch_chromium, sit_two_players
 
 pytestmark = pytest.mark.browser
 
@@ -102,21 +102,7 @@ def test_two_browsers_pick_secretly_reveal_together_and_finish(shared_server) ->
         for page in (host, guest):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-        host.goto(base + "/")
-        host.fill("#name", "Ana")
-        host.click("form[action='/session'] button")
-        host.wait_for_selector("text=Hola, Ana")
-        host.select_option("#game-select", "ajolocracia")
-        host.select_option("#seats-select", "2")
-        host.click("#create-table button[type=submit]")
-        host.wait_for_url("**/tables/*")
-        invite = host.locator("#invite-url").input_value()
-        guest.goto(invite)
-        guest.fill("#name", "Beto")
-        guest.click("form[action='/session'] button")
-        guest.click("text=Sit here")
-        host.wait_for_selector("#start-button:not([disabled])")
-        host.click("#start-button")
+        sit_two_players(host, guest, base, "ajolocracia")
         for page in (host, guest):
             page.wait_for_selector(".aj-hand")
             assert len(hand(page)) == 10

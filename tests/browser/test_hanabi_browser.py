@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launch_chromium
+from tests.support.browser import launch_chromium, sit_two_players
 
 pytestmark = pytest.mark.browser
 
@@ -45,25 +45,7 @@ def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server) -> None:
         for page in (host, guest):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-        host.goto(base + "/")
-        host.fill("#name", "Ana")
-        host.click("form[action='/session'] button")
-        host.wait_for_selector("text=Hola, Ana")
-        host.select_option("#game-select", "hanabi")
-        host.select_option("#seats-select", "2")
-        host.click("#create-table button[type=submit]")
-        host.wait_for_url("**/tables/*")
-        invite = host.locator("#invite-url").input_value()
-        assert "/join/" in invite
-
-        guest.goto(invite)
-        guest.fill("#name", "Beto")
-        guest.click("form[action='/session'] button")
-        guest.wait_for_selector("text=Sit here")
-        guest.click("text=Sit here")
-        host.wait_for_selector("#start-button:not([disabled])")
-        host.screenshot(path=str(ARTIFACTS / "hanabi-waiting.png"), full_page=True)
-        host.click("#start-button")
+        sit_two_players(host, guest, base, "hanabi")
         for page in (host, guest):
             page.wait_for_selector(".fireworks")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launch_chromium
+from tests.support.browser import launch_chromium, sit_two_players
 
 pytestmark = pytest.mark.browser
 
@@ -96,23 +96,7 @@ def test_two_browsers_play_ikebana_through_the_page(shared_server) -> None:
         for p in (host, guest):
             p.page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-        host.page.goto(base + "/")
-        host.page.fill("#name", "Ana")
-        host.page.click("form[action='/session'] button")
-        host.page.wait_for_selector("text=Hola, Ana")
-        host.page.select_option("#game-select", "ikebana")
-        host.page.select_option("#seats-select", "2")
-        host.page.click("#create-table button[type=submit]")
-        host.page.wait_for_url("**/tables/*")
-        invite = host.page.locator("#invite-url").input_value()
-        assert "/join/" in invite
-
-        guest.page.goto(invite)
-        guest.page.fill("#name", "Beto")
-        guest.page.click("form[action='/session'] button")
-        guest.page.click("text=Sit here")
-        host.page.wait_for_selector("#start-button:not([disabled])")
-        host.page.click("#start-button")
+        sit_two_players(host.page, guest.page, base, "ikebana")
         for p in (host, guest):
             p.page.wait_for_selector(".ik-turn")
             assert p.page.locator(".ik-player").count() == 2

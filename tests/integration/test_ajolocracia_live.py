@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from tests.support.client import ApiClient, SeatClient, play_to_end
+from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,11 +22,7 @@ GAME = "ajolocracia"
 
 
 def seat_up(server, seats: int, options: dict | None = None):
-    players = [ApiClient(server.url, f"P{i}") for i in range(seats)]
-    table = players[0].create_table(GAME, seats, options)
-    for p in players[1:]:
-        r = p.join(table["id"])
-        assert r.status_code == 200, r.text
+    players, table, _ = seat_players(server.url, GAME, seats, options)
     return players, table
 
 

@@ -10,29 +10,23 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from tests.support.client import ApiClient, SeatClient, play_to_end
+from tests.support.client import (
+    ApiClient,
+    SeatClient,
+    connect_and_start,
+    play_to_end,
+    seat_players,
+)
 
 pytestmark = pytest.mark.asyncio
 
 
 def seat_up(server, seats: int = 2, options: dict | None = None, private: bool = False):
-    players = [ApiClient(server.url, f"P{i}") for i in range(seats)]
-    table = players[0].create_table("hanabi", seats, options, private)
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for p in players[1:]:
-        r = p.join(table["id"], invite=invite)
-        assert r.status_code == 200, r.text
-    return players, table, invite
+    return seat_players(server.url, "hanabi", seats, options, private)
 
 
 async def start_and_connect(server, players, table) -> list[SeatClient]:
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
-    for c in clients:
-        await c.open()
-    players[0].start(table["id"])
-    for c in clients:
-        await c.wait_status("playing")
-    return clients
+    return await connect_and_start(server.ws_url, players, table)
 
 
 async def play_moves(clients: list[SeatClient], rng: random.Random, moves: int) -> None:

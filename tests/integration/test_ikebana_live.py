@@ -13,7 +13,13 @@ import pytest
 from app.games import ENGINES
 from app.games.base import Rng, engine_options
 from app.games.ikebana.data import CARDS, card_json
-from tests.support.client import ApiClient, SeatClient, play_to_end
+from tests.support.client import (
+    ApiClient,
+    SeatClient,
+    connect_and_start,
+    play_to_end,
+    seat_players,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,12 +27,7 @@ ENGINE = ENGINES["ikebana"]
 
 
 def seat_up(server, seats: int, options: dict | None = None):
-    players = [ApiClient(server.url, f"P{i}") for i in range(seats)]
-    table = players[0].create_table("ikebana", seats, options)
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for p in players[1:]:
-        r = p.join(table["id"], invite=invite)
-        assert r.status_code == 200, r.text
+    players, table, _ = seat_players(server.url, "ikebana", seats, options)
     return players, table
 
 
@@ -85,13 +86,7 @@ async def test_whole_game_is_played_stored_and_replayable(server, seats: int,
 
 async def test_illegal_moves_get_the_engine_error_codes(server) -> None:
     players, table = seat_up(server, 2)
-    a = SeatClient(server.ws_url, table["id"], players[0].token)
-    b = SeatClient(server.ws_url, table["id"], players[1].token)
-    await a.open()
-    await b.open()
-    players[0].start(table["id"])
-    await a.wait_status("playing")
-    await b.wait_status("playing")
+    a, b = await connect_and_start(server.ws_url, players, table)
     mover, other = (a, b) if a.my_turn() else (b, a)
     me = mover.state["seat"]
 

@@ -27,3 +27,27 @@ def launch_chromium() -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+def sit_two_players(host, guest, base: str, game: str) -> str:
+    """Through the pages as people do it: the host names themself ("Ana", Spanish page),
+    creates a 2-seat table of ``game`` in the lobby; the guest ("Beto") opens the invite link,
+    names themself and takes the free seat; the host starts. Returns the invite link."""
+    host.goto(base + "/")
+    host.fill("#name", "Ana")
+    host.click("form[action='/session'] button")
+    host.wait_for_selector("text=Hola, Ana")
+    host.select_option("#game-select", game)
+    host.select_option("#seats-select", "2")
+    host.click("#create-table button[type=submit]")
+    host.wait_for_url("**/tables/*")
+    invite = host.locator("#invite-url").input_value()
+    assert "/join/" in invite
+    guest.goto(invite)
+    guest.fill("#name", "Beto")
+    guest.click("form[action='/session'] button")
+    guest.wait_for_selector("text=Sit here")
+    guest.click("text=Sit here")
+    host.wait_for_selector("#start-button:not([disabled])")
+    host.click("#start-button")
+    return invite

@@ -113,6 +113,30 @@ class SeatClient:
         return bool(self.state and self.state["seat"] in self.state["to_act"])
 
 
+def seat_players(base_url: str, game: str, seats: int, options: dict | None = None,
+                 private: bool = False) -> tuple[list[ApiClient], dict[str, Any], str]:
+    """New players P0..Pn-1; P0 creates the table, the others join with its invite."""
+    players = [ApiClient(base_url, f"P{i}") for i in range(seats)]
+    table = players[0].create_table(game, seats, options, private)
+    invite = table["invite_url"].rsplit("/", 1)[1]
+    for p in players[1:]:
+        r = p.join(table["id"], invite=invite)
+        assert r.status_code == 200, r.text
+    return players, table, invite
+
+
+async def connect_and_start(ws_base: str, players: list[ApiClient],
+                            table: dict[str, Any]) -> list[SeatClient]:
+    """Open a connection per player, start the game, wait until everyone sees it playing."""
+    clients = [SeatClient(ws_base, table["id"], p.token) for p in players]
+    for c in clients:
+        await c.open()
+    assert players[0].start(table["id"]).status_code == 200
+    for c in clients:
+        await c.wait_status("playing")
+    return clients
+
+
 async def play_to_end(clients: list[SeatClient], rng: random.Random,
                       max_moves: int = 5000) -> dict[str, Any]:
     """Every client plays random legal actions until the table is finished."""

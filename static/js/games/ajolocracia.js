@@ -2,8 +2,8 @@
 // who has picked, every player's cards grouped by kind, the last reveal, live and final
 // scores) and sends only actions listed in legal_actions. It holds no rules: what may be
 // picked, picked twice ("¡Ajolocracia!") or taken back comes from the server.
+import { svg } from "../svg.js";
 
-const NS = "http://www.w3.org/2000/svg";
 // the tableau groups of the view, in display order, and the score row each one feeds
 const GROUPS = ["citizenship", "isopods_algae", "beetles_annelids", "institutions", "ambystoma", "environment", "ine", "values"];
 const SCORED = ["citizenship", "isopods_algae", "beetles_annelids", "institutions", "ambystoma"];
@@ -16,12 +16,6 @@ const logHistory = { table: null, version: 0, lines: [] };
 
 // ------------------------------------------------------------------ card art (inline SVG)
 
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
 
 function face(cx, cy, r) {
   return svg("g", {},

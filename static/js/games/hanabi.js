@@ -1,15 +1,9 @@
 // Hanabi client: draws the server's view and offers exactly the legal actions it lists.
 // It holds no rules: what may be clued, played or discarded comes from legal_actions.
+import { svg } from "../svg.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const FILL = { red: "#d62828", green: "#2a9d3f", black: "#2b2b2b", blue: "#1d5fd0", yellow: "#e0b400", multi: "url(#hanabi-rainbow)" };
 
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
 
 // one shared gradient definition for multicolour cards
 function defs() {

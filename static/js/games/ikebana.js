@@ -1,8 +1,8 @@
 // Ikebana client: draws the server's view (bouquets, discard piles, prestige, the drawn card,
 // round results) and offers exactly the actions listed in legal_actions. It holds no rules:
 // prices, payees and scores all come from the view; the log is built from the events.
+import { svg } from "../svg.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const PETAL = { red: "#d62839", green: "#2f9e48", black: "#2b2b2b", blue: "#1f63d6", yellow: "#f2c200" };
 const INK = { red: "#b3172b", green: "#1f7a36", black: "#222", blue: "#1a54b8", yellow: "#8a6a00", wild: "#4a2d6e" };
 const WILD_PETALS = ["red", "yellow", "green", "blue", "black"];
@@ -12,12 +12,6 @@ const journal = { table: null, version: -1, lines: [] };
 // round breakdowns seen while the page is open (the view only carries the last one)
 const seenRounds = { table: null, byRound: new Map() };
 
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
 
 function defs() {
   return svg("svg", { width: 0, height: 0, "aria-hidden": "true", focusable: "false", class: "ik-defs" },
