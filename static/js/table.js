@@ -128,8 +128,8 @@ function renderBanner() {
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
-    else if (last.waiting_for.length === 1) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
-    else if (last.waiting_for.length > 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
+    else if (last.waiting_for.length === 1 && !simultaneous) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
+    else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
   $("banner").textContent = text;
   $("banner").classList.toggle("mine", table.status === "playing" && last.waiting_for.includes(last.seat));
