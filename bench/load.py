@@ -18,19 +18,22 @@ from tests.support.client import ApiClient, SeatClient
 from tests.support.server import LiveServer
 
 
-async def play_table(server: LiveServer, game: str, seats: int, seed: int,
-                     latencies: list[float]) -> int:
-    players = [ApiClient(server.url, f"bot{seed}-{i}") for i in range(seats)]
+def seat_table(server: LiveServer, game: str, seats: int, n: int) -> tuple[list[ApiClient], str]:
+    """Players, a table, every seat taken, started (blocking HTTP: done before timing)."""
+    players = [ApiClient(server.url, f"bot{n}-{i}") for i in range(seats)]
     table = players[0].create_table(game, seats)
     invite = table["invite_url"].rsplit("/", 1)[1]
     for p in players[1:]:
         p.join(table["id"], invite=invite)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+    players[0].start(table["id"])
+    return players, table["id"]
+
+
+async def play_table(server: LiveServer, players: list[ApiClient], table_id: str, seed: int,
+                     latencies: list[float]) -> int:
+    clients = [SeatClient(server.ws_url, table_id, p.token) for p in players]
     for c in clients:
         await c.open()
-    await asyncio.to_thread(players[0].start, table["id"])
-    for c in clients:
-        await c.wait_status("playing")
     rng = random.Random(seed)
     moves = 0
     while True:
@@ -57,9 +60,10 @@ async def main_async(args: argparse.Namespace) -> None:
     server.start()
     try:
         latencies: list[float] = []
+        tables = [seat_table(server, args.game, args.seats, i) for i in range(args.tables)]
         t0 = time.perf_counter()
-        moves = await asyncio.gather(*(play_table(server, args.game, args.seats, i, latencies)
-                                       for i in range(args.tables)))
+        moves = await asyncio.gather(*(play_table(server, players, table_id, i, latencies)
+                                       for i, (players, table_id) in enumerate(tables)))
         elapsed = time.perf_counter() - t0
     finally:
         server.stop()

@@ -12,7 +12,10 @@ from app.config import ROOT
 
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        # one connection: SQLite has a single writer, and queueing writers here is far
+        # cheaper than SQLite's busy-wait back-off (which sleeps up to 100 ms per retry)
+        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=1,
+                                     max_overflow=0, pool_timeout=60)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
