@@ -41,6 +41,10 @@ class Card:
     not_colors: list[str] = field(default_factory=list)
     not_ranks: list[int] = field(default_factory=list)
 
+    def clone(self) -> Card:
+        return Card(self.id, self.color, self.rank, self.clued_color, self.clued_rank,
+                    list(self.not_colors), list(self.not_ranks))
+
     def face(self) -> JSON:
         return {"id": self.id, "color": self.color, "rank": self.rank}
 
@@ -82,6 +86,19 @@ class HanabiState:
     final_turns_left: int | None = None
     over: str | None = None  # "strikeout" | "perfect" | "deck_out"
     log: list[JSON] = field(default_factory=list)
+
+    def clone(self) -> HanabiState:
+        """A copy ``apply`` may change. Cards in hands get clue marks, so they are copied;
+        played and discarded cards and log entries never change once there, so they are
+        shared."""
+        return HanabiState(
+            seats=self.seats, options=dict(self.options), rng=self.rng, deck=list(self.deck),
+            hands=[[c.clone() for c in hand] for hand in self.hands],
+            played=list(self.played), discard=list(self.discard), clues=self.clues,
+            fuses=self.fuses, turn=self.turn, next_id=self.next_id,
+            turns_taken=self.turns_taken, final_turns_left=self.final_turns_left,
+            over=self.over, log=list(self.log),
+        )
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -196,15 +213,15 @@ class HanabiEngine(BaseEngine):
         require(seat == state.turn, "not_your_turn", "it is not your turn")
         kind = action.get("type")
         if kind == "play":
-            s = self.copy(state)
+            s = state.clone()
             events = self._play(s, seat, self._own_card(s, seat, action))
         elif kind == "discard":
             require(state.clues < state.max_clues, "clues_full",
                     "you cannot discard while all clue tokens are available")
-            s = self.copy(state)
+            s = state.clone()
             events = self._discard(s, seat, self._own_card(s, seat, action))
         elif kind == "clue":
-            s = self.copy(state)
+            s = state.clone()
             events = self._clue(s, seat, action)
         else:
             raise IllegalAction("bad_action", f"unknown action type {kind!r}")
@@ -387,7 +404,7 @@ class HanabiEngine(BaseEngine):
 
     def scramble(self, state: HanabiState, seat: int | None, rng: Rng) -> HanabiState:
         """Re-deal the deck and every hand ``seat`` cannot see, keeping ids and clue marks."""
-        s = self.copy(state)
+        s = state.clone()
         if s.over:
             return s  # the final view shows everything; nothing is left to re-deal
         hidden_hands = range(s.seats) if seat is None else [seat]
