@@ -58,7 +58,7 @@ def token_from(conn: HTTPConnection, settings: Settings) -> tuple[str | None, bo
 async def identify(conn: HTTPConnection) -> Player | None:
     """The calling player, or None for an anonymous caller; a bad token is an error."""
     settings = get_settings()
-    token, _from_cookie = token_from(conn, settings)
+    token, _ = token_from(conn, settings)
     if token is None:
         if conn.headers.get("authorization") or conn.query_params.get("token"):
             raise AppError("bad_token", "that token is not valid", 401)

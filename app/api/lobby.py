@@ -83,7 +83,6 @@ async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
     actor = await registry.get(table_id)
     await actor.submit(Leave(player.id))
     if actor.info.status == "deleted":
-        registry.forget_deleted()
         return None
     return table_out(request, actor, player.id)
 
@@ -102,5 +101,4 @@ async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryD
     """Delete a table (host only, before it starts)."""
     actor = await registry.get(table_id)
     await actor.submit(Delete(player.id))
-    registry.forget_deleted()
     return Response(status_code=204)

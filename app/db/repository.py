@@ -109,6 +109,10 @@ class Repository:
             return await s.scalar(select(GameTable).where(GameTable.id == table_id)
                                   .options(selectinload(GameTable.seats)))
 
+    async def table_id_by_invite(self, token: str) -> str | None:
+        async with self.sessions() as s:
+            return await s.scalar(select(GameTable.id).where(GameTable.invite_token == token))
+
     async def active_tables(self) -> list[GameTable]:
         """Tables to bring back after a restart."""
         async with self.sessions() as s:

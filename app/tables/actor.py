@@ -260,6 +260,7 @@ class TableActor:
             conn.push({"type": "closed", "version": self.info.version,
                        "code": "table_deleted", "message": "the table was deleted"})
             conn.finish()
+        self.connections.clear()
 
     async def _on_start(self, cmd: Start) -> None:
         if cmd.player_id != self.info.host_id:

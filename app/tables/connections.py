@@ -30,7 +30,6 @@ class Connection:
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.dropped = False
-        self.closed = asyncio.Event()
 
     def push(self, message: dict[str, Any]) -> None:
         if self.dropped:
@@ -58,5 +57,3 @@ class Connection:
                 await self._send_text(text)
         except Exception:  # noqa: BLE001 - a broken socket ends this writer only
             log.debug("writer for connection %s ended", self.id, exc_info=True)
-        finally:
-            self.closed.set()

@@ -74,11 +74,13 @@ class Registry:
         return self._add(actor) if table_id not in self.actors else self.actors[table_id]
 
     def evict_idle(self, idle_seconds: float) -> int:
-        """Forget finished tables nobody has looked at for a while (they reload on demand)."""
+        """Drop deleted tables, and finished ones nobody has looked at for a while (those
+        reload on demand); each actor's task is stopped."""
         cutoff = time.monotonic() - idle_seconds
         gone = [a for a in self.actors.values()
-                if a.info.status in ("finished", "deleted") and not a.connections
-                and a.last_activity < cutoff]
+                if a.info.status == "deleted"
+                or (a.info.status == "finished" and not a.connections
+                    and a.last_activity < cutoff)]
         for actor in gone:
             self.actors.pop(actor.info.id, None)
             self._by_invite.pop(actor.info.invite_token, None)
@@ -86,7 +88,7 @@ class Registry:
         return len(gone)
 
     async def by_invite(self, token: str) -> TableActor:
-        table_id = self._by_invite.get(token)
+        table_id = self._by_invite.get(token) or await self.repo.table_id_by_invite(token)
         if table_id is None:
             raise AppError("not_found", "this invite link is not valid (or the table is gone)",
                            404)
@@ -95,12 +97,6 @@ class Registry:
     def public_tables(self) -> list[TableActor]:
         return [a for a in self.actors.values()
                 if not a.info.private and a.info.status in ("waiting", "playing")]
-
-    def forget_deleted(self) -> None:
-        for table_id, actor in list(self.actors.items()):
-            if actor.info.status == "deleted":
-                self.actors.pop(table_id, None)
-                self._by_invite.pop(actor.info.invite_token, None)
 
     # ------------------------------------------------------------------ restart
 

@@ -3,7 +3,6 @@ link on a phone-sized screen, and they play the whole game through the page."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -78,7 +77,6 @@ def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server) -> None:
         guest_ctx.close()
 
 
-@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's chromium")
 def test_lobby_fits_a_phone(shared_server) -> None:
     with launch_chromium() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})

@@ -221,6 +221,7 @@ async def test_restart_mid_game_brings_the_table_back(server) -> None:
     await b2.close()
     # a finished table is still there after another restart, from storage
     server.restart(kill=False)
+    assert httpx.get(table["invite_url"]).status_code == 200  # the invite link still works
     table_now = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
     assert table_now["status"] == "finished" and table_now["outcome"] == final["table"]["outcome"]
     async with SeatClient(server.ws_url, table["id"], players[0].token) as again:
