@@ -24,6 +24,28 @@ Optional hooks for the actor's turn timer (simultaneous games):
 - ``turn_marker(state) -> hashable``: changes exactly when a new turn begins; with it, one
   clock is shared by the whole turn.
 
+Optional hooks for timed windows (seats answering outside their turn on a deadline, such as
+Allegra's knock):
+
+- ``window(state) -> Window | None``: the timed window open now, if any. While it is open the
+  seats in ``Window.seats`` may answer (they are in ``to_act``); the engine closes it early
+  itself when everyone has answered (``window`` then returns ``None`` or a new window).
+- ``close_window(state, window_id) -> (state, events)``: the deadline has passed. The actor
+  keeps the clock; when it runs out it stores ``{"type": "close_window", "window": id}`` as
+  an action of :data:`SYSTEM_SEAT`, so a restart replays it from the log like any move. Use
+  :func:`apply_any` to apply a stored action whatever its seat.
+
+An optional hook for live, unstored updates (a block being dragged in Block and Guess):
+
+- ``ephemeral(state, seat, data) -> Event``: check a transient update from ``seat`` and say
+  what to relay to whom (the event's visibility); raise :class:`IllegalAction` to refuse it.
+  The actor rate-limits these, relays them, and never stores them.
+
+And one for table chat:
+
+- ``chat_allowed(state, seat) -> bool``: whether ``seat`` may chat now (Block and Guess
+  closes chat to builders); default: always.
+
 Two more hooks serve tests and bots:
 
 - ``scramble(state, seat | None, rng) -> state``: the same game with everything hidden from
@@ -44,6 +66,10 @@ from typing import Any, Protocol, TypeVar
 Action = dict[str, Any]
 Seat = int
 JSON = dict[str, Any]
+
+# The seat of actions taken by the platform itself (a timed window's deadline), in the log.
+SYSTEM_SEAT = -1
+CLOSE_WINDOW = "close_window"
 
 T = TypeVar("T")
 
@@ -220,6 +246,43 @@ def event_for(events: Iterable[Event], seat: Seat | None) -> list[JSON]:
         if shown is not None:
             out.append(shown)
     return out
+
+
+# --------------------------------------------------------------------------- windows
+
+
+@dataclass(frozen=True)
+class Window:
+    """A timed window: ``seats`` may answer until ``seconds`` after it opened.
+
+    ``id`` names this window within its game and never repeats (e.g. ``"knock-17"``); the
+    actor keeps one deadline per id, so a new id means a new clock.
+    """
+
+    id: str
+    seconds: float
+    seats: frozenset[int]
+
+    def to_json(self) -> JSON:
+        return {"id": self.id, "seconds": self.seconds, "seats": sorted(self.seats)}
+
+
+def open_window(engine: Any, state: Any) -> Window | None:
+    """The engine's open timed window, for engines that have the hook."""
+    hook = getattr(engine, "window", None)
+    return hook(state) if hook is not None and state is not None else None
+
+
+def apply_any(engine: Any, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
+    """Apply a stored action: a seat's move, or the platform closing a timed window."""
+    if seat == SYSTEM_SEAT:
+        if not isinstance(action, Mapping) or action.get("type") != CLOSE_WINDOW:
+            raise IllegalAction("bad_action", "the platform only closes timed windows")
+        window = open_window(engine, state)
+        if window is None or window.id != action.get("window"):
+            raise IllegalAction("window_closed", "that window is not open")
+        return engine.close_window(state, window.id)  # type: ignore[no-any-return]
+    return engine.apply(state, seat, action)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- outcome
