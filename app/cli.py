@@ -53,11 +53,13 @@ def main(argv: list[str] | None = None) -> None:
     p_serve = sub.add_parser("serve", help="run the server")
     p_serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
     p_serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
-    p_test = sub.add_parser("test", help="run the whole test suite")
-    p_test.add_argument("pytest_args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    sub.add_parser("test", help="run the whole test suite (extra arguments go to pytest)")
+    # everything after "test" belongs to pytest, options included (-x, -k, -q ...)
+    args, rest = parser.parse_known_args(argv)
     if args.command == "test":
-        sys.exit(test(args.pytest_args))
+        sys.exit(test(rest))
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     serve(getattr(args, "host", "127.0.0.1"), getattr(args, "port", 8000))
 
 
