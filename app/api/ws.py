@@ -16,9 +16,15 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.api.deps import get_registry, identify, token_from
 from app.config import get_settings
 from app.errors import AppError
-from app.tables.actor import Act, Chat, Connect, Disconnect, Sync
+from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
 from app.tables.connections import Connection
-from app.tables.protocol import ActionMessage, ChatMessage, PingMessage, parse_client_message
+from app.tables.protocol import (
+    ActionMessage,
+    ChatMessage,
+    EphemeralMessage,
+    PingMessage,
+    parse_client_message,
+)
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -102,6 +108,8 @@ async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None
             await actor.submit(Act(conn.player_id, msg.action, msg.version, conn))
         elif isinstance(msg, ChatMessage):
             await actor.submit(Chat(conn, msg.text))
+        elif isinstance(msg, EphemeralMessage):
+            await actor.submit(Ephemeral(conn, msg.data))
         elif isinstance(msg, PingMessage):
             conn.push({"type": "pong", "version": actor.info.version})
         else:

@@ -11,13 +11,24 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from app.db.repository import Repository, now
 from app.errors import AppError, forbidden
-from app.games.base import Engine, IllegalAction, engine_options, event_for
+from app.games.base import (
+    CLOSE_WINDOW,
+    SYSTEM_SEAT,
+    Engine,
+    IllegalAction,
+    Window,
+    apply_any,
+    engine_options,
+    event_for,
+    open_window,
+)
 from app.tables.connections import Connection
 
 log = logging.getLogger(__name__)
@@ -80,6 +91,21 @@ class Sync:
 
 
 @dataclass
+class Ephemeral:
+    """A live, unstored update (a block being dragged): checked by the engine, relayed."""
+
+    connection: Connection
+    data: dict[str, Any]
+
+
+@dataclass
+class WindowDeadline:
+    """A timed window's clock has (or may have) run out."""
+
+    window_id: str
+
+
+@dataclass
 class TimerFired:
     seat: int
     token: int
@@ -115,8 +141,13 @@ class TableInfo:
 
 
 class TableActor:
+    # live updates relayed per connection: a burst of this many, refilled at this rate per second
+    EPHEMERAL_BURST = 20
+    EPHEMERAL_RATE = 20.0
+
     def __init__(self, info: TableInfo, engine: Engine, repo: Repository,
-                 state: Any = None, history: list[tuple[int, list[Any]]] | None = None) -> None:
+                 state: Any = None, history: list[tuple[int, list[Any]]] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.info = info
         self.engine = engine
         self.repo = repo
@@ -133,6 +164,13 @@ class TableActor:
         self._timer_handles: list[asyncio.TimerHandle] = []
         self._turn_marker: Any = None
         self._turn_deadline = 0.0
+        # the engine's open timed window (Allegra's knock), its deadline on self._clock, and
+        # the call that will close it; tests pass a fake clock and fire WindowDeadline
+        self._clock = clock
+        self._window: Window | None = None
+        self._window_deadline = 0.0
+        self._window_handle: asyncio.TimerHandle | None = None
+        self._ephemeral_budget: dict[int, tuple[float, float]] = {}  # conn -> (tokens, at)
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ lifecycle
@@ -141,10 +179,13 @@ class TableActor:
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"table-{self.info.id}")
         self._reschedule_timers()
+        self._schedule_window()
 
     async def stop(self) -> None:
         for handle in self._timer_handles:
             handle.cancel()
+        if self._window_handle is not None:
+            self._window_handle.cancel()
         if self._task is not None:
             self._task.cancel()
             try:
@@ -277,6 +318,7 @@ class TableActor:
         self.info.status = "playing"
         self.info.version += 1
         self._reschedule_timers()
+        self._schedule_window()
         self._broadcast()
 
     # ------------------------------------------------------------------ actions
@@ -287,6 +329,10 @@ class TableActor:
             raise forbidden("only seated players can act")
         if self.info.status != "playing":
             raise AppError("not_playing", "the game is not in progress", 409)
+        # the actor keeps the deadline, not the client: an answer that arrives after it is
+        # judged after the window has closed (the engine then says why it is too late)
+        if await self._close_window_if_due() and cmd.version == self.info.version - 1:
+            cmd.version = self.info.version
         if cmd.version != self.info.version:
             if cmd.connection is not None:
                 self._send_state(cmd.connection)
@@ -304,9 +350,23 @@ class TableActor:
         action = self.engine.timeout_action(self.state, cmd.seat)
         await self._apply(cmd.seat, action, "timeout")
 
+    async def _on_windowdeadline(self, cmd: WindowDeadline) -> None:
+        if self._window is not None and self._window.id == cmd.window_id:
+            if not await self._close_window_if_due():
+                self._arm_window()  # woke a little early: sleep again until it is due
+
+    async def _close_window_if_due(self) -> bool:
+        """Close the open timed window if its deadline has passed; True if it did."""
+        window = self._window
+        if window is None or self.info.status != "playing" or \
+                self._clock() < self._window_deadline:
+            return False
+        await self._apply(SYSTEM_SEAT, {"type": CLOSE_WINDOW, "window": window.id}, "window")
+        return True
+
     async def _apply(self, seat: int, action: dict[str, Any], source: str) -> int:
         try:
-            new_state, events = self.engine.apply(self.state, seat, action)
+            new_state, events = apply_any(self.engine, self.state, seat, action)
         except IllegalAction as exc:
             raise AppError(exc.code, exc.message, 422) from None
         outcome = self.engine.outcome(new_state)
@@ -326,8 +386,42 @@ class TableActor:
             self.info.status = "finished"
             self.info.outcome = outcome_json
         self._reschedule_timers()
+        self._schedule_window()
         self._broadcast(events)
         return version
+
+    async def _on_ephemeral(self, cmd: Ephemeral) -> None:
+        conn = cmd.connection
+        hook = getattr(self.engine, "ephemeral", None)
+        if hook is None:
+            raise AppError("not_supported", "this game has no live updates", 422)
+        if conn.seat is None:
+            raise forbidden("only seated players can send live updates")
+        if self.info.status != "playing":
+            raise AppError("not_playing", "the game is not in progress", 409)
+        if not self._spend_ephemeral(conn.id):
+            return  # over the rate: dropped, like a frame of a moving picture
+        try:
+            event = hook(self.state, conn.seat, cmd.data)
+        except IllegalAction as exc:
+            raise AppError(exc.code, exc.message, 422) from None
+        for other in list(self.connections.values()):
+            if other.id == conn.id:
+                continue
+            shown = event.for_seat(other.seat)
+            if shown is not None:
+                other.push({"type": "ephemeral", "version": self.info.version,
+                            "seat": conn.seat, "event": shown})
+
+    def _spend_ephemeral(self, conn_id: int) -> bool:
+        clock = self._clock()
+        tokens, at = self._ephemeral_budget.get(conn_id, (float(self.EPHEMERAL_BURST), clock))
+        tokens = min(float(self.EPHEMERAL_BURST), tokens + (clock - at) * self.EPHEMERAL_RATE)
+        if tokens < 1.0:
+            self._ephemeral_budget[conn_id] = (tokens, clock)
+            return False
+        self._ephemeral_budget[conn_id] = (tokens - 1.0, clock)
+        return True
 
     # ------------------------------------------------------------------ connections
 
@@ -345,6 +439,7 @@ class TableActor:
         return conn.seat
 
     async def _on_disconnect(self, cmd: Disconnect) -> None:
+        self._ephemeral_budget.pop(cmd.connection.id, None)
         if self.connections.pop(cmd.connection.id, None) is not None:
             self._broadcast()
 
@@ -356,11 +451,19 @@ class TableActor:
         name = self.info.names.get(cmd.connection.player_id or "", "")
         if seat is None:
             raise forbidden("only seated players can chat")
+        if not self._chat_allowed(seat):
+            raise AppError("chat_closed", "the game closes the chat to you for now", 409)
         line = {"type": "chat", "version": self.info.version, "seat": seat, "name": name,
                 "text": cmd.text, "at": now().isoformat()}
         self.chat = [*self.chat[-99:], line]
         for conn in self.connections.values():
             conn.push(line)
+
+    def _chat_allowed(self, seat: int | None) -> bool:
+        hook = getattr(self.engine, "chat_allowed", None)
+        if hook is None or seat is None or self.state is None or self.info.status != "playing":
+            return True
+        return bool(hook(self.state, seat))
 
     def _rebind_connections(self) -> None:
         for conn in self.connections.values():
@@ -419,6 +522,8 @@ class TableActor:
             "events": event_for(events or [], seat),
             "deadlines": {str(s): max(0.0, round(d - clock, 1))
                           for s, d in self._deadlines.items()},
+            "window": self._window_json(),
+            "chat_allowed": self._chat_allowed(seat) if seat is not None else True,
             **extra,
         }
 
@@ -439,6 +544,42 @@ class TableActor:
         for conn in self.connections.values():
             conn.push({"type": "error", "version": self.info.version, "code": code,
                        "message": message})
+
+    # ------------------------------------------------------------------ timed windows
+
+    def _window_json(self) -> dict[str, Any] | None:
+        if self._window is None:
+            return None
+        remaining = max(0.0, round(self._window_deadline - self._clock(), 1))
+        return {**self._window.to_json(), "remaining": remaining}
+
+    def _schedule_window(self) -> None:
+        """Follow the engine's timed window: a new window id starts a new clock."""
+        window = open_window(self.engine, self.state) if self.info.status == "playing" else None
+        if window is None:
+            self._window = None
+            if self._window_handle is not None:
+                self._window_handle.cancel()
+                self._window_handle = None
+            return
+        if self._window is None or self._window.id != window.id:
+            self._window_deadline = self._clock() + window.seconds
+            self._window = window
+            self._arm_window()
+        else:
+            self._window = window  # same window, fewer seats still to answer
+
+    def _arm_window(self) -> None:
+        if self._window is None:
+            return
+        if self._window_handle is not None:
+            self._window_handle.cancel()
+        delay = max(0.0, self._window_deadline - self._clock())
+        self._window_handle = asyncio.get_running_loop().call_later(
+            delay, self._fire_window, self._window.id)
+
+    def _fire_window(self, window_id: str) -> None:
+        self._queue.put_nowait(_Envelope(WindowDeadline(window_id)))
 
     # ------------------------------------------------------------------ turn timers
 

@@ -36,8 +36,16 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
+class EphemeralMessage(_Message):
+    """A live update that is relayed to the table but never stored (a block being dragged)."""
+
+    type: Literal["ephemeral"]
+    data: dict[str, Any]
+
+
 ClientMessage = Annotated[
-    ActionMessage | ChatMessage | SyncMessage | PingMessage, Field(discriminator="type")
+    ActionMessage | ChatMessage | SyncMessage | PingMessage | EphemeralMessage,
+    Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 

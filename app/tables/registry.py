@@ -16,7 +16,7 @@ from app.db.models import GameTable
 from app.db.repository import Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
-from app.games.base import TURN_TIMER, BadOptions, engine_options
+from app.games.base import TURN_TIMER, BadOptions, apply_any, engine_options
 from app.tables.actor import TableActor, TableInfo
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class Registry:
         if row.status in ("playing", "finished"):
             state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
             for stored in await self.repo.actions(row.id):
-                state, events = engine.apply(state, stored.seat, stored.action)
+                state, events = apply_any(engine, state, stored.seat, stored.action)
                 history.append((stored.seq, events))
         return TableActor(info, engine, self.repo, state, history)
 

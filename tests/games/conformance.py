@@ -9,6 +9,9 @@ Random legal playouts over many seeds, checking after every step:
 - determinism: the same seed and actions give the same state;
 - ``load(dump(s)) == s`` and the dump survives JSON;
 - card conservation (when the engine has ``all_cards``);
+- timed windows (engines with ``window``): the seats a window waits for are in ``to_act``;
+  playouts close open windows at random, as the actor does at a deadline (a
+  ``SYSTEM_SEAT`` action through ``apply_any``), and everything above holds for those too;
 - no leaks: ``view(s, seat)`` is unchanged when everything hidden from ``seat`` is re-dealt
   (``engine.scramble``), and the events ``seat`` receives tell it nothing its next view
   does not (checked by applying the same action in the re-dealt world).
@@ -24,7 +27,16 @@ import random
 from collections import Counter
 from typing import Any
 
-from app.games.base import Engine, IllegalAction, Rng, event_for
+from app.games.base import (
+    CLOSE_WINDOW,
+    SYSTEM_SEAT,
+    Engine,
+    IllegalAction,
+    Rng,
+    apply_any,
+    event_for,
+    open_window,
+)
 
 MAX_STEPS = 5000
 
@@ -57,7 +69,7 @@ def _check_event_leak(engine: Engine, state: Any, actor: int, action: Any,
     for seat in observers:
         other = scramble(state, seat, rng)
         try:
-            other_after, other_events = engine.apply(other, actor, action)
+            other_after, other_events = apply_any(engine, other, actor, action)
         except IllegalAction:
             continue  # legality hinged on something hidden from this observer; fine
         if engine.view(after, seat) != engine.view(other_after, seat):
@@ -92,6 +104,22 @@ def playout(engine: Engine, seats: int, options: dict, seed: int,
             assert Counter(engine.all_cards(state)) == initial_cards, "cards not conserved"
 
         acting = engine.to_act(state)
+        window = open_window(engine, state)
+        if window is not None:
+            assert engine.outcome(state) is None, f"{engine.id}: a window open after the end"
+            assert window.seats <= acting, f"{engine.id}: window seats not in to_act"
+            if not acting or chooser.random() < 0.3:  # the deadline passes
+                close = {"type": CLOSE_WINDOW, "window": window.id}
+                new_state, events = apply_any(engine, state, SYSTEM_SEAT, close)
+                assert engine.dump(state) == dumped, f"{engine.id}: close mutated its input"
+                assert open_window(engine, new_state) is None or \
+                    open_window(engine, new_state).id != window.id, "window still open"
+                if deep_checks:
+                    _check_event_leak(engine, state, SYSTEM_SEAT, close, events, new_state,
+                                      check_rng)
+                log.append((SYSTEM_SEAT, close))
+                state = new_state
+                continue
         if engine.outcome(state) is not None:
             assert not acting, f"{engine.id}: seats to act after the end"
             for seat in range(seats):
@@ -142,7 +170,7 @@ def _expect_illegal(engine: Engine, state: Any, seat: int, action: Any) -> None:
 def replay(engine: Engine, seats: int, options: dict, seed: int, log: list) -> Any:
     state = engine.setup(seats, options, seed)
     for seat, action in log:
-        state, _ = engine.apply(state, seat, action)
+        state, _ = apply_any(engine, state, seat, action)
     return state
 
 
