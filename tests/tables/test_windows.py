@@ -45,8 +45,6 @@ from app.tables.connections import Connection
 from tests.tables.test_actor import MemoryRepo, Recorder
 
 
-
-
 @dataclass(frozen=True)
 class Toy:
     """Seat 0 draws; seats 1 and 2 may knock within a window; seat 0 then finishes."""
