@@ -1,6 +1,9 @@
 // The table page: seats, presence, invite link, log and chat around a game renderer.
 // The renderer for the table's game lives in ./games/<game>.js and exports
-// render(root, message, ctx) and, optionally, logLines(message, ctx).
+// render(root, message, ctx) and, optionally, logLines(message, ctx) and
+// onEphemeral(message, ctx). Shared parts every game uses are in ./ui/ (see its README):
+// here the page keeps focus across re-renders, announces the newest log line, and cues
+// "your turn" beyond the page (tab title, icon, sound, hand scrolled into view).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { TableSocket } from "./socket.js";
@@ -15,6 +18,10 @@ let renderer = null;
 let eventLog = [];
 let deadlineTimer = null;
 let pending = null; // the last action sent, until the server answers it
+let windowAt = 0; // performance.now() when the open timed window's "remaining" was read
+let lastAnnounced = "";
+let wasMyTurn = false;
+const baseTitle = document.title;
 // In simultaneous games other seats' choices bump the version without changing ours:
 // an action refused only as stale is sent again if it is still legal in the fresh state.
 const simultaneous = app.dataset.simultaneous === "true";
@@ -45,6 +52,15 @@ const ctx = {
   },
   isLegal(action) {
     return !!last && last.legal_actions.some((a) => sameAction(a, action));
+  },
+  // a live, unstored update (a block being dragged); the server relays it, rate-limited
+  sendEphemeral(data) {
+    return socket.send({ type: "ephemeral", data });
+  },
+  // seconds left in the open timed window (e.g. a knock), by the server's clock at receipt
+  windowRemaining() {
+    if (!last || !last.window) return null;
+    return Math.max(0, last.window.remaining - (performance.now() - windowAt) / 1000);
   },
 };
 
@@ -138,16 +154,75 @@ function renderBanner() {
 function renderLog() {
   const lines = renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog;
   const list = $("log");
-  list.replaceChildren(...lines.slice(-200).map((line) => el("li", {}, line)));
+  list.replaceChildren(...lines.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;
+  // the newest line is what a screen reader hears; the board itself is not a live region
+  const newest = lines.length ? String(lines[lines.length - 1]) : "";
+  if (newest && newest !== lastAnnounced) $("live").textContent = newest;
+  lastAnnounced = newest;
 }
 
+// Focus stays where it was: the element with the same data-focus-key, else your hand.
 function render() {
+  const active = document.activeElement;
+  const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
+  const inGame = active && $("game").contains(active);
   renderSeats();
   renderBanner();
   if (renderer && (last.view || last.table.status !== "waiting")) renderer.render($("game"), last, ctx);
   else $("game").replaceChildren();
   renderLog();
+  if (focusKey !== undefined || inGame) {
+    const again = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    const target = again || (inGame && !document.body.contains(active) ? $("my-hand") : null);
+    if (target && target !== document.activeElement) target.focus({ preventScroll: true });
+  }
+  $("skip-hand").hidden = !$("my-hand");
+  renderChatGate();
+  cueTurn();
+}
+
+function renderChatGate() {
+  const open = last.chat_allowed !== false;
+  $("chat-input").disabled = !open;
+  $("chat-form").querySelector("button").disabled = !open;
+  $("chat-closed").hidden = open;
+}
+
+// "Your turn" beyond the page: the tab title and icon, a short sound if wanted, and the
+// hand scrolled into view when the turn begins.
+function cueTurn() {
+  const mine = last.table.status === "playing" && last.seat !== null && last.waiting_for.includes(last.seat);
+  document.title = mine ? `● ${t("table.your_turn")} · ${baseTitle}` : baseTitle;
+  const icon = document.querySelector("link[rel=icon]");
+  if (icon) icon.href = mine ? "/static/img/turn.svg" : "/static/img/logo.svg";
+  if (mine && !wasMyTurn) {
+    const hand = $("my-hand");
+    if (hand && hand.scrollIntoView) hand.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    if (localStorage.getItem("ludoteca.sound") === "on") beep();
+  }
+  wasMyTurn = mine;
+}
+
+function beep() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch (error) { /* no sound available: the title and icon still tell */ }
+}
+
+function renderSoundToggle() {
+  const on = localStorage.getItem("ludoteca.sound") === "on";
+  const button = $("sound-toggle");
+  button.textContent = t(on ? "table.sound_on" : "table.sound_off");
+  button.setAttribute("aria-pressed", on ? "true" : "false");
 }
 
 function tickClocks() {
@@ -163,6 +238,7 @@ function onMessage(message) {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
     last = message;
+    windowAt = performance.now();
     for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
     if (seatChanged) refreshInvite();
@@ -179,6 +255,8 @@ function onMessage(message) {
     const list = $("chat");
     list.append(el("li", {}, el("strong", {}, `${message.name}: `), message.text));
     list.scrollTop = list.scrollHeight;
+  } else if (message.type === "ephemeral") {
+    if (renderer && renderer.onEphemeral && last) renderer.onEphemeral(message, ctx);
   } else if (message.type === "closed") {
     $("banner").textContent = t("table.deleted");
     $("game").replaceChildren();
@@ -205,6 +283,13 @@ $("chat-form").addEventListener("submit", (event) => {
   const text = $("chat-input").value.trim();
   if (text && socket.send({ type: "chat", text })) $("chat-input").value = "";
 });
+
+$("sound-toggle").addEventListener("click", () => {
+  const on = localStorage.getItem("ludoteca.sound") === "on";
+  localStorage.setItem("ludoteca.sound", on ? "off" : "on");
+  renderSoundToggle();
+});
+renderSoundToggle();
 
 await loadRenderer(app.dataset.game);
 const socket = new TableSocket(tableId, { invite, onMessage, onStatus });

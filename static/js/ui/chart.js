@@ -1,0 +1,56 @@
+// Scores round by round as a line chart drawn with our own SVG (no library), plus the same
+// figures as a table for screen readers. Lines differ by dash and marker, not only colour.
+import { svg } from "../svg.js";
+import { symbolShape } from "./cards.js";
+
+const COLORS = ["#1d5fd0", "#b42318", "#2a7d3f", "#8a4b00", "#6b3fa0", "#0e7490", "#9d174d", "#3f3f46"];
+const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 4", "10 4", "4 2 1 2", "3 6"];
+const MARKS = ["circle", "square", "triangle", "diamond", "star", "hexagon", "cross", "heart"];
+
+// rounds: one list of per-seat scores per round; cumulative: draw running totals.
+export function scoreChart(ctx, { title, names, rounds, cumulative = true }) {
+  const { el, t } = ctx;
+  const seats = names.length;
+  const points = [Array(seats).fill(0)];
+  for (const round of rounds) {
+    const prev = points[points.length - 1];
+    points.push(round.map((v, s) => (cumulative ? prev[s] : 0) + v));
+  }
+  const all = points.flat();
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(0, ...all);
+  if (lo === hi) hi = lo + 1;
+  const W = 320, H = 180, L = 36, R = 10, T = 10, B = 26;
+  const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const grid = [];
+  const step = niceStep((hi - lo) / 4);
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+    grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#888" : "#ddd" }),
+      svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10, fill: "#444" }, String(Math.round(v * 10) / 10)));
+  }
+  for (let i = 0; i < points.length; i += 1) {
+    grid.push(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 10, fill: "#444" }, String(i)));
+  }
+  const lines = names.map((_, s) => svg("g", {},
+    svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p[s])}`).join(" "), fill: "none",
+      stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
+    points.map((p, i) => symbolShape(MARKS[s % MARKS.length], x(i) - 5, y(p[s]) - 5, 10,
+      { fill: COLORS[s % COLORS.length], stroke: "#fff" }))));
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": title }, grid, lines);
+  const legend = el("ul", { class: "chart-legend" }, names.map((name, s) =>
+    el("li", {}, svg("svg", { width: 28, height: 12, viewBox: "0 0 28 12", "aria-hidden": "true" },
+      svg("line", { x1: 0, x2: 28, y1: 6, y2: 6, stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
+      symbolShape(MARKS[s % MARKS.length], 9, 1, 10, { fill: COLORS[s % COLORS.length], stroke: "#fff" })), ` ${name}`)));
+  const table = el("table", { class: "visually-hidden" },
+    el("caption", {}, title),
+    el("tr", {}, el("th", {}, t("ui.round")), names.map((n) => el("th", {}, n))),
+    points.slice(1).map((p, i) => el("tr", {}, el("th", {}, String(i + 1)), p.map((v) => el("td", {}, String(v))))));
+  return el("figure", { class: "score-chart" }, el("figcaption", {}, title), chart, legend, table);
+}
+
+function niceStep(raw) {
+  const mag = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
+  for (const m of [1, 2, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
