@@ -75,7 +75,10 @@ async function refresh() {
         el("span", { class: "muted" }, names), " ",
         el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open")));
     }));
-  } catch (error) { /* keep the last list */ }
+  } catch (error) {
+    // never "no tables" when we simply could not ask: say so, and try again shortly
+    list.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
+  }
 }
 refresh();
 setInterval(refresh, 5000);
