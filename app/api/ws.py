@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.api.deps import get_registry, identify, token_from
 from app.config import get_settings
 from app.errors import AppError
+from app.tables import limits
 from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
 from app.tables.connections import Connection
 from app.tables.protocol import (
@@ -73,14 +74,34 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await close(POLICY_VIOLATION, exc.code)
         return
 
+    bucket = limits.Bucket(limits.MESSAGES_PER_SECOND, limits.MESSAGE_BURST)
+    strikes = 0  # messages dropped in a row for going over the rate
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if not bucket.spend():
+                strikes += 1
+                if strikes >= limits.FLOOD_STRIKES:
+                    conn.push({"type": "error", "version": actor.info.version,
+                               "code": "flood", "message": "too many messages; disconnected"})
+                    conn.finish()
+                    await close(POLICY_VIOLATION, "flood")
+                    break
+                if strikes == 1:  # one error per burst, not one per dropped message
+                    conn.push({"type": "error", "version": actor.info.version,
+                               "code": "rate_limited",
+                               "message": f"at most {limits.MESSAGES_PER_SECOND:g} messages "
+                               "a second: this one was dropped, nothing changed"})
+                continue
+            strikes = 0
             raw = message.get("text")
             if raw is None:
-                raw = message.get("bytes") or b""
+                conn.push({"type": "error", "version": actor.info.version,
+                           "code": "bad_message",
+                           "message": "binary frames are not accepted: send JSON as text"})
+                continue
             await _handle(actor, conn, raw, settings.max_message_bytes)
             if actor.info.status == "deleted" or conn.dropped:
                 break

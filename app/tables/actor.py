@@ -29,6 +29,7 @@ from app.games.base import (
     event_for,
     open_window,
 )
+from app.tables import limits
 from app.tables.connections import Connection
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,7 @@ class TableActor:
         self._window_deadline = 0.0
         self._window_handle: asyncio.TimerHandle | None = None
         self._ephemeral_budget: dict[int, tuple[float, float]] = {}  # conn -> (tokens, at)
+        self._chat_buckets: dict[str, limits.Bucket] = {}  # player -> chat allowance
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ lifecycle
@@ -431,6 +433,13 @@ class TableActor:
         if conn.seat is None and self.info.private and not _same(cmd.invite,
                                                                  self.info.invite_token):
             raise forbidden("this table is private: you need its invite link")
+        if conn.player_id is not None:
+            mine = sum(1 for c in self.connections.values()
+                       if c.player_id == conn.player_id and not c.dropped)
+            if mine >= limits.CONNECTIONS_PER_PLAYER:
+                raise AppError("too_many_connections",
+                               f"at most {limits.CONNECTIONS_PER_PLAYER} connections per "
+                               "player to one table: close another tab first", 429)
         self.connections[conn.id] = conn
         self._broadcast(exclude=conn.id)  # presence changed for everyone already here
         self._send_state(conn, with_history=True)
@@ -453,6 +462,12 @@ class TableActor:
             raise forbidden("only seated players can chat")
         if not self._chat_allowed(seat):
             raise AppError("chat_closed", "the game closes the chat to you for now", 409)
+        player = cmd.connection.player_id or ""
+        bucket = self._chat_buckets.setdefault(
+            player, limits.Bucket(limits.CHAT_PER_SECOND, limits.CHAT_BURST, self._clock))
+        if not bucket.spend():
+            raise AppError("chat_rate", "you are chatting too fast: wait "
+                           f"{max(1, round(bucket.retry_after()))} s", 429)
         line = {"type": "chat", "version": self.info.version, "seat": seat, "name": name,
                 "text": cmd.text, "at": now().isoformat()}
         self.chat = [*self.chat[-99:], line]
