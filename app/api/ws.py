@@ -76,6 +76,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
     bucket = limits.Bucket(limits.MESSAGES_PER_SECOND, limits.MESSAGE_BURST)
     strikes = 0  # messages dropped in a row for going over the rate
+    flooded = False
     try:
         while True:
             message = await websocket.receive()
@@ -86,8 +87,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 if strikes >= limits.FLOOD_STRIKES:
                     conn.push({"type": "error", "version": actor.info.version,
                                "code": "flood", "message": "too many messages; disconnected"})
-                    conn.finish()
-                    await close(POLICY_VIOLATION, "flood")
+                    flooded = True
                     break
                 if strikes == 1:  # one error per burst, not one per dropped message
                     conn.push({"type": "error", "version": actor.info.version,
@@ -118,6 +118,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await asyncio.wait_for(writer, timeout=5)
         except (TimeoutError, asyncio.CancelledError):
             writer.cancel()
+        if flooded:  # after the writer has delivered the reason
+            await close(POLICY_VIOLATION, "flood")
 
 
 async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None:  # noqa: ANN001
