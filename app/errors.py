@@ -20,3 +20,10 @@ def not_found(what: str = "table") -> AppError:
 
 def forbidden(message: str) -> AppError:
     return AppError("forbidden", message, 403)
+
+
+def storage_unavailable() -> AppError:
+    """The database could not be reached or refused a write: nothing changed; try again."""
+    return AppError("storage_unavailable",
+                    "the game storage is unavailable for a moment: nothing changed, "
+                    "try again shortly", 503)

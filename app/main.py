@@ -13,13 +13,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import lobby, matches, pages, players, ws
 from app.config import ROOT, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
-from app.errors import AppError
+from app.errors import AppError, storage_unavailable
 from app.tables.registry import Registry
 
 log = logging.getLogger("ludoteca")
@@ -60,6 +61,14 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
                     "<p><a href='/'>Ludoteca</a></p>")
             return HTMLResponse(body, status_code=exc.status)
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def storage_error(request: Request, exc: Exception) -> Response:
+        # the database is down or refused a write: a clear, retryable error, never a 500
+        log.warning("storage unavailable for %s %s: %s", request.method, request.url.path,
+                    exc)
+        return await app_error(request, storage_unavailable())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> Response:

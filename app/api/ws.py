@@ -12,10 +12,11 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.deps import get_registry, identify, token_from
 from app.config import get_settings
-from app.errors import AppError
+from app.errors import AppError, storage_unavailable
 from app.tables import limits
 from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
 from app.tables.connections import Connection
@@ -31,6 +32,7 @@ router = APIRouter()
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
 
 
 def _origin_ok(websocket: WebSocket) -> bool:
@@ -54,6 +56,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except AppError as exc:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)
+        return
+    except (SQLAlchemyError, OSError):
+        # the database is down: say so; the page's socket reconnects by itself later
+        log.warning("storage unavailable while opening a table socket", exc_info=True)
+        await websocket.send_json({"type": "error", "version": 0,
+                                   **storage_unavailable().to_json()})
+        await websocket.close(TRY_AGAIN_LATER, "storage_unavailable")
         return
 
     async def close(code: int, reason: str) -> None:

@@ -69,6 +69,16 @@ class PostgresCluster:
             pass
         shutil.rmtree(self.datadir.parent, ignore_errors=True)
 
+    def pause(self) -> None:
+        """Stop the server but keep its data: the database is briefly unavailable."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "fast", "-w",
+                  "stop")
+
+    def resume(self) -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-w", "-l",
+                  str(self.datadir / "log.txt"), "-o",
+                  f"-p {self.port} -k {self.datadir} -h 127.0.0.1 -F", "start")
+
     def new_database(self, name: str) -> str:
         self._run(str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port),
                   "-U", "postgres", "-c", f'CREATE DATABASE "{name}"')
