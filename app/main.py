@@ -45,6 +45,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         finally:
             janitor.cancel()
             await registry.shutdown()
+            await repo.close()
             await engine.dispose()
 
     app = FastAPI(

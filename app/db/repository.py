@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from app.db.models import ActionRecord, GameTable, Player, TableSeat
+from app.db.writer import GroupWriter, PendingAction
 
 
 def now() -> datetime:
@@ -37,6 +38,11 @@ class StoredAction:
 class Repository:
     def __init__(self, sessions: async_sessionmaker) -> None:
         self.sessions = sessions
+        # accepted actions go through the group-commit writer (app/db/writer.py)
+        self.writer = GroupWriter(sessions.kw["bind"])
+
+    async def close(self) -> None:
+        await self.writer.close()
 
     # ------------------------------------------------------------------ players
 
@@ -82,15 +88,10 @@ class Repository:
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                             source: str, finished_outcome: dict[str, Any] | None) -> None:
-        """Store one accepted action (and the result if it ended the game) in one transaction."""
-        at = now()
-        async with self.sessions() as s, s.begin():
-            s.add(ActionRecord(table_id=table_id, seq=seq, seat=seat, action=action,
-                               source=source, created_at=at))
-            values: dict[str, Any] = {"version": seq}
-            if finished_outcome is not None:
-                values.update(status="finished", outcome=finished_outcome, finished_at=at)
-            await s.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+        """Store one accepted action (and the result if it ended the game); return when it is
+        durable. Many tables' actions share one transaction (group commit)."""
+        await self.writer.append(PendingAction(table_id, seq, seat, action, source,
+                                               finished_outcome, now()))
 
     async def actions(self, table_id: str) -> list[StoredAction]:
         async with self.sessions() as s:
