@@ -16,7 +16,10 @@ def serve(host: str, port: int) -> None:
 
     from app.main import create_app
 
-    uvicorn.run(create_app(), host=host, port=port, ws_max_size=1 << 20, log_level="info",
+    # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off
+    # (compressing every small state message costs more CPU than the bytes it saves here)
+    uvicorn.run(create_app(), host=host, port=port, ws="websockets-sansio",
+                ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
                 proxy_headers=True)
 
 

@@ -4,6 +4,7 @@ the database and restores live tables."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import html
 import logging
 from collections.abc import AsyncIterator
@@ -16,11 +17,12 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import lobby, matches, pages, players, ws
+from app.api import lobby, matches, metrics, pages, players, ws
 from app.config import ROOT, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError, storage_unavailable
+from app.metrics import LoopMonitor
 from app.tables.registry import Registry
 
 log = logging.getLogger("ludoteca")
@@ -39,11 +41,19 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         app.state.repo, app.state.registry = repo, registry
         restored = await registry.restore()
         log.info("ludoteca ready: %d table(s) restored", restored)
+        # what start-up built (modules, catalogues, restored tables) lives as long as the
+        # process: keep it out of every future garbage collection
+        gc.collect()
+        gc.freeze()
+        monitor = LoopMonitor()
+        app.state.loop_monitor = monitor
+        monitor.start()
         janitor = asyncio.get_running_loop().create_task(_evict_forever(registry))
         try:
             yield
         finally:
             janitor.cancel()
+            await monitor.stop()
             await registry.shutdown()
             await repo.close()
             await engine.dispose()
@@ -84,7 +94,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code)
 
-    for module in (players, lobby, matches, ws, pages):
+    for module in (players, lobby, matches, metrics, ws, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app

@@ -30,7 +30,7 @@ from app.games.base import (
     open_window,
 )
 from app.tables import limits
-from app.tables.connections import Connection
+from app.tables.connections import Connection, encode
 
 log = logging.getLogger(__name__)
 
@@ -547,13 +547,13 @@ class TableActor:
 
     def _broadcast(self, events: list[Any] | None = None, exclude: int | None = None) -> None:
         summary = self.summary()
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, str] = {}  # one view and one encoding per seat, not per socket
         for conn in list(self.connections.values()):
-            if conn.id == exclude:
+            if conn.id == exclude or conn.dropped:
                 continue
             if conn.seat not in cache:
-                cache[conn.seat] = self.state_message(conn.seat, events, summary)
-            conn.push(cache[conn.seat])
+                cache[conn.seat] = encode(self.state_message(conn.seat, events, summary))
+            conn.push_text(cache[conn.seat])
 
     def _broadcast_error(self, code: str, message: str) -> None:
         for conn in self.connections.values():
