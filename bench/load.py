@@ -1,86 +1,245 @@
-"""Load on a real server over loopback: many tables playing at once with generic clients.
+"""Load on a real server over loopback: many busy tables at once, measured from outside.
 
-Prints the round trip of each action (sent → every seat of the table saw the new version)
-as percentiles, and the overall action rate. Bounded by the games' own length.
+Two modes:
+- paced (default, open loop, for latency): each table's acting seat sends one legal action
+  every ``--period-ms``, on a fixed schedule whatever the server does; an action's latency
+  is from its send until every seat of its table holds the new version. A slot that comes
+  while the table's previous action is still on its way is counted as missed (the table is
+  late), not silently shifted.
+- ``--closed`` (for throughput): each table sends its next action as soon as the previous
+  one reached every seat.
+
+Games are kept alive for the whole run (a finished table is replaced by a new one). Prints
+delivered actions/s, latency p50/p99/max, server CPU per action, server RSS and the
+server's own event-loop lag (from ``/metrics``). Bounded by ``--duration``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from tests.support.client import ApiClient, SeatClient
+import httpx
+import orjson
+from websockets.asyncio.client import ClientConnection, connect
+
 from tests.support.server import LiveServer
 
 
-def seat_table(server: LiveServer, game: str, seats: int, n: int) -> tuple[list[ApiClient], str]:
-    """Players, a table, every seat taken, started (blocking HTTP: done before timing)."""
-    players = [ApiClient(server.url, f"bot{n}-{i}") for i in range(seats)]
-    table = players[0].create_table(game, seats)
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for p in players[1:]:
-        p.join(table["id"], invite=invite)
-    players[0].start(table["id"])
-    return players, table["id"]
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_table(server: LiveServer, players: list[ApiClient], table_id: str, seed: int,
-                     latencies: list[float]) -> int:
-    clients = [SeatClient(server.ws_url, table_id, p.token) for p in players]
-    for c in clients:
-        await c.open()
-    rng = random.Random(seed)
-    moves = 0
-    while True:
-        newest = max(c.state["version"] for c in clients)
-        for c in clients:
-            await c.wait_version(newest)
-        if clients[0].state["table"]["status"] == "finished":
-            break
-        mover = rng.choice([c for c in clients if c.my_turn()])
-        t0 = time.perf_counter()
-        await mover.act(rng.choice(mover.state["legal_actions"]))
-        await asyncio.gather(*(c.wait_version(newest + 1) for c in clients))
-        latencies.append(time.perf_counter() - t0)
-        moves += 1
-    for c in clients:
-        await c.close()
-    return moves
+@dataclass
+class Table:
+    id: str
+    tokens: list[str]
+    sockets: list[ClientConnection] = field(default_factory=list)
+    states: list[dict[str, Any] | None] = field(default_factory=list)
+    sent_at: dict[int, float] = field(default_factory=dict)  # target version -> send time
+    finished: bool = False
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="ludoteca-bench-"))
-    url = args.database_url or f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
+class Load:
+    def __init__(self, args: argparse.Namespace, server: LiveServer) -> None:
+        self.args = args
+        self.server = server
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=60,
+                                      limits=httpx.Limits(max_connections=20))
+        self.latencies: list[float] = []
+        self.missed = 0
+        self.errors: dict[str, int] = {}
+        self.measuring = False
+        self.rng = random.Random(7)
+        self.players: dict[int, list[str]] = {}
+        self.tables_started = 0
+
+    async def new_table(self, n: int) -> Table:
+        # each slot keeps its players for the whole run: only the table is new
+        if n not in self.players:
+            self.players[n] = []
+            for i in range(self.args.seats):
+                r = await self.http.post("/api/players", json={"name": f"bot{n}-{i}"})
+                self.players[n].append(r.json()["token"])
+        tokens = self.players[n]
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        r = await self.http.post("/api/tables", headers=auth[0], json={
+            "game": self.args.game, "seats": self.args.seats, "options": {}})
+        table = r.json()
+        invite = table["invite_url"].rsplit("/", 1)[1]
+        for h in auth[1:]:
+            await self.http.post(f"/api/tables/{table['id']}/join", headers=h,
+                                 json={"invite": invite})
+        t = Table(table["id"], tokens)
+        for token in tokens:
+            ws = await connect(f"{self.server.ws_url}/ws/tables/{t.id}", max_size=2**22,
+                               additional_headers={"Authorization": f"Bearer {token}"},
+                               compression=None)
+            t.sockets.append(ws)
+            t.states.append(None)
+        await self.http.post(f"/api/tables/{t.id}/start", headers=auth[0])
+        self.tables_started += 1
+        return t
+
+    async def reader(self, table: Table, seat: int) -> None:
+        ws = table.sockets[seat]
+        try:
+            async for raw in ws:
+                message = orjson.loads(raw)
+                if message["type"] == "state":
+                    table.states[seat] = message
+                    self.delivered(table)
+                elif message["type"] == "error":
+                    code = message["code"]
+                    self.errors[code] = self.errors.get(code, 0) + 1
+        except Exception:  # noqa: BLE001 - closed at the end of the run
+            return
+
+    def delivered(self, table: Table) -> None:
+        versions = [s["version"] if s else 0 for s in table.states]
+        low = min(versions)
+        for target in [v for v in table.sent_at if v <= low]:
+            sent = table.sent_at.pop(target)
+            if self.measuring:
+                self.latencies.append(time.perf_counter() - sent)
+        if all(s and s["table"]["status"] == "finished" for s in table.states):
+            table.finished = True
+
+    def ready(self, table: Table) -> tuple[int, dict[str, Any]] | None:
+        """The seat to act and its state, if every seat holds the newest version."""
+        if table.sent_at or any(s is None for s in table.states):
+            return None
+        versions = {s["version"] for s in table.states}  # type: ignore[index]
+        if len(versions) != 1:
+            return None
+        for seat, state in enumerate(table.states):
+            if state and seat in state["to_act"] and state["legal_actions"]:
+                return seat, state
+        return None
+
+    async def send(self, table: Table, seat: int, state: dict[str, Any]) -> None:
+        legal = state["legal_actions"]
+        # random play ends Hanabi in ~20 moves (three fuses): prefer other moves, so games
+        # last their natural length (~70 moves) and the run measures play, not set-up
+        kept = [a for a in legal if a.get("type") not in self.args.avoid] or legal
+        action = self.rng.choice(kept)
+        table.sent_at[state["version"] + 1] = time.perf_counter()
+        await table.sockets[seat].send(orjson.dumps(
+            {"type": "action", "action": action, "version": state["version"]}).decode())
+
+    async def drive(self, slot: int, deadline: float) -> int:
+        """One table slot for the whole run; a finished game is replaced."""
+        sent = 0
+        table = await self.new_table(slot)
+        readers = [asyncio.create_task(self.reader(table, s)) for s in range(self.args.seats)]
+        period = self.args.period_ms / 1000
+        next_at = time.perf_counter() + self.rng.random() * period
+        while time.perf_counter() < deadline:
+            if table.finished:
+                for ws in table.sockets:
+                    await ws.close()
+                table = await self.new_table(slot)
+                readers = [asyncio.create_task(self.reader(table, s))
+                           for s in range(self.args.seats)]
+            if self.args.closed:
+                turn = self.ready(table)
+                if turn is None:
+                    await asyncio.sleep(0.001)
+                    continue
+                await self.send(table, *turn)
+                sent += 1
+                continue
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            next_at += period
+            turn = self.ready(table)
+            if turn is None:
+                if self.measuring and not table.finished:
+                    self.missed += 1
+                continue
+            await self.send(table, *turn)
+            sent += 1
+        for ws in table.sockets:
+            await ws.close()
+        for r in readers:
+            r.cancel()
+        return sent
+
+
+async def run(args: argparse.Namespace) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="ludoteca-load-"))
+    url = args.database_url or f"sqlite+aiosqlite:///{tmp / 'load.db'}"
     server = LiveServer(url, tmp / "data")
     server.start()
+    load = Load(args, server)
     try:
-        latencies: list[float] = []
-        tables = [seat_table(server, args.game, args.seats, i) for i in range(args.tables)]
-        t0 = time.perf_counter()
-        moves = await asyncio.gather(*(play_table(server, players, table_id, i, latencies)
-                                       for i, (players, table_id) in enumerate(tables)))
-        elapsed = time.perf_counter() - t0
+        pid = server.process.pid  # type: ignore[union-attr]
+        deadline = time.perf_counter() + args.warmup + args.duration + 30 + args.tables * 0.02
+        drivers = []
+        for slot in range(args.tables):  # seat the tables a few at a time
+            drivers.append(asyncio.create_task(load.drive(slot, deadline)))
+            if slot % 20 == 19:
+                await asyncio.sleep(0.2)
+        # measure once every table has started and warmed up
+        await asyncio.sleep(args.warmup + args.tables * 0.02)
+        await load.http.get("/metrics?reset=true")
+        load.measuring = True
+        cpu0, t0, n0 = cpu_seconds(pid), time.perf_counter(), len(load.latencies)
+        before = (await load.http.get("/metrics")).json()["stored"]
+        started0 = load.tables_started
+        await asyncio.sleep(args.duration)
+        load.measuring = False
+        cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+        metrics = (await load.http.get("/metrics")).json()
+        delivered = len(load.latencies) - n0
+        stored = {k: metrics["stored"][k] - before[k] for k in before}
+        new_tables = load.tables_started - started0
+        for d in drivers:
+            d.cancel()
     finally:
+        await load.http.aclose()
         server.stop()
-    q = statistics.quantiles(latencies, n=100)
-    print(f"{args.tables} tables of {args.game} ({args.seats} seats), {sum(moves)} actions "
-          f"in {elapsed:.1f} s = {sum(moves) / elapsed:.0f} actions/s")
-    print(f"round trip ms: p50 {1000 * q[49]:.1f}  p95 {1000 * q[94]:.1f}  "
-          f"p99 {1000 * q[98]:.1f}  max {1000 * max(latencies):.1f}")
+    lat = sorted(load.latencies) or [0.0]
+    q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [lat[0]] * 99
+    rate = delivered / (t1 - t0)
+    mode = "closed loop" if args.closed else f"paced every {args.period_ms} ms"
+    print(f"{args.tables} tables of {args.game} x{args.seats} ({args.tables * args.seats} "
+          f"sockets), {mode}, {'PostgreSQL' if args.database_url else 'SQLite'}")
+    offered = args.tables * 1000 / args.period_ms if not args.closed else float("nan")
+    print(f"offered {offered:.0f} actions/s, delivered {rate:.0f} actions/s, missed slots "
+          f"{load.missed}")
+    print(f"latency ms: p50 {1000 * q[49]:.1f}  p99 {1000 * q[98]:.1f}  "
+          f"max {1000 * lat[-1]:.1f}")
+    cpu = (cpu1 - cpu0) / max(1, delivered)
+    print(f"server CPU {1e6 * cpu:.0f} us/action ({100 * (cpu1 - cpu0) / (t1 - t0):.0f}% of "
+          f"a core), RSS {metrics['process']['rss_mb']} MB, loop lag ms p50 "
+          f"{metrics['loop_lag']['p50_ms']} p99 {metrics['loop_lag']['p99_ms']} max "
+          f"{metrics['loop_lag']['worst_since_start_ms']}, errors {load.errors or 'none'}")
+    print(f"stored {stored['actions']} actions in {stored['batches']} commits; "
+          f"{new_tables} finished games replaced by new tables while measuring")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--seats", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--game", default="hanabi")
+    parser.add_argument("--period-ms", type=int, default=250)
+    parser.add_argument("--duration", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--closed", action="store_true")
+    parser.add_argument("--avoid", nargs="*", default=["play"],
+                        help="action types chosen only when nothing else is legal")
     parser.add_argument("--database-url", default="")
-    asyncio.run(main_async(parser.parse_args()))
+    asyncio.run(run(parser.parse_args()))
 
 
 if __name__ == "__main__":

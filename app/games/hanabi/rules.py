@@ -338,16 +338,33 @@ class HanabiEngine(BaseEngine):
 
     def view(self, state: HanabiState, seat: int | None) -> JSON:
         colors = state.colors
+        # what the clues told is the same in every seat's view: work it out once per state
+        # (a state is never changed after apply returns it, so the memo stays true)
+        knowledge = state.__dict__.get("_knowledge")
+        if knowledge is None:
+            knowledge = [[card.knowledge(colors) for card in hand] for hand in state.hands]
+            state.__dict__["_knowledge"] = knowledge
         hands = []
         for owner, hand in enumerate(state.hands):
             shown = []
-            for card in hand:
-                item: JSON = {"id": card.id, "knowledge": card.knowledge(colors)}
+            for index, card in enumerate(hand):
+                item: JSON = {"id": card.id, "knowledge": knowledge[owner][index]}
                 # once the game is over nothing is secret: everyone sees every hand
                 if state.over or (seat is not None and owner != seat):
                     item["color"], item["rank"] = card.color, card.rank
                 shown.append(item)
             hands.append(shown)
+        public = state.__dict__.get("_public")
+        if public is None:  # the same for every seat, so built once per state too
+            public = {
+                "fireworks": state.fireworks(),
+                "discard": [c.face() for c in state.discard],
+                "score": state.score(),
+                "max_score": state.max_score(),
+                "verdict": verdict(state.score()) if state.over else None,
+                "log": [dict(e) for e in state.log],
+            }
+            state.__dict__["_public"] = public
         return {
             "game": self.id,
             "seats": state.seats,
@@ -362,14 +379,14 @@ class HanabiEngine(BaseEngine):
             "max_fuses": state.options["fuses"],
             "deck": len(state.deck),
             "final_turns_left": state.final_turns_left,
-            "fireworks": state.fireworks(),
-            "discard": [c.face() for c in state.discard],
+            "fireworks": public["fireworks"],
+            "discard": public["discard"],
             "hands": hands,
-            "score": state.score(),
-            "max_score": state.max_score(),
+            "score": public["score"],
+            "max_score": public["max_score"],
             "over": state.over,
-            "verdict": verdict(state.score()) if state.over else None,
-            "log": [dict(e) for e in state.log],
+            "verdict": public["verdict"],
+            "log": public["log"],
         }
 
     # ------------------------------------------------------------------ persistence
