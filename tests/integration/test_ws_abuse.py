@@ -76,7 +76,7 @@ async def test_limits_give_clear_errors_and_only_a_flood_closes(shared_server) -
     over = SeatClient(server.ws_url, table["id"], players[1].token)
     assert over.ws is None
     from websockets.asyncio.client import connect
-    over.ws = await connect(over.url)
+    over.ws = await connect(over.url, additional_headers=over.headers)
     refused = await over.next_of("error")
     assert refused["code"] == "too_many_connections"
     for c in extra:

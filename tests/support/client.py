@@ -51,12 +51,10 @@ class SeatClient:
     """One WebSocket connection to a table, keeping the newest state message."""
 
     def __init__(self, ws_base: str, table_id: str, token: str | None, invite: str | None = None):
-        query = []
-        if token:
-            query.append(f"token={token}")
-        if invite:
-            query.append(f"invite={invite}")
-        self.url = f"{ws_base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+        # the token travels in a header, never in the URL (URLs land in access logs)
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        query = f"?invite={invite}" if invite else ""
+        self.url = f"{ws_base}/ws/tables/{table_id}{query}"
         self.ws: ClientConnection | None = None
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
@@ -69,7 +67,7 @@ class SeatClient:
         await self.close()
 
     async def open(self) -> None:
-        self.ws = await connect(self.url, max_size=2**22)
+        self.ws = await connect(self.url, max_size=2**22, additional_headers=self.headers)
         await self.next_of("state")
 
     async def close(self) -> None:
