@@ -29,7 +29,18 @@ class Settings(BaseSettings):
     max_message_bytes: int = 16 * 1024
     outbound_queue: int = 64
     default_language: str = "es"
+    # Secure cookies always; without it they are Secure when the request came over https
+    # (directly, or X-Forwarded-Proto from a trusted proxy: uvicorn's proxy_headers)
     secure_cookies: bool = False
+
+    # REST limits (app/api/limits.py); a rate of 0 turns that limit off
+    max_hosted_tables: int = 10  # waiting or playing tables one player hosts at once
+    tables_per_minute: float = 10  # tables one player may create (burst of as many)
+    tables_per_minute_per_ip: float = 30
+    players_per_minute_per_ip: float = 20  # new players (REST or the name form) per address
+    # addresses free of the per-address rates: the machine itself (benchmarks, a local
+    # proxy that does not forward the client's address); comma-separated
+    limit_exempt_ips: str = "127.0.0.1,::1"
 
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import html
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import lobby, matches, metrics, pages, players, ws
+from app.api.schemas import complete_error_responses
+from app.api.security import SecurityMiddleware, wants_html
 from app.config import ROOT, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
@@ -63,15 +64,27 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         summary="Self-hosted real-time card games: lobby and match API",
         version="0.1.0",
         lifespan=lifespan,
+        # our own /docs page serves Swagger UI from this server (no CDN): pages.api_docs
+        docs_url=None,
+        redoc_url=None,
     )
+    app.add_middleware(SecurityMiddleware)
+    generate_openapi = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            complete_error_responses(generate_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, exc: AppError) -> Response:
-        if _wants_html(request):
-            body = (f"<h1>{exc.status}</h1><p>{html.escape(exc.message)}</p>"
-                    "<p><a href='/'>Ludoteca</a></p>")
-            return HTMLResponse(body, status_code=exc.status)
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        headers = getattr(exc, "headers", None)  # e.g. Retry-After on rate limits
+        if wants_html(request):
+            return pages.error_page(request, exc.status, f"error.{exc.code}", exc.message,
+                                    headers=headers)
+        return JSONResponse(exc.to_json(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     @app.exception_handler(OSError)
@@ -85,17 +98,21 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
     async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"] if p != "body") or "body"
-        return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"},
+        message = first["msg"].removeprefix("Value error, ")  # our validators' own words
+        return JSONResponse({"code": "bad_request", "message": f"{where}: {message}"},
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(exc.detail)},
-                            status_code=exc.status_code)
+                            status_code=exc.status_code, headers=exc.headers)
 
     for module in (players, lobby, matches, metrics, ws, pages):
         app.include_router(module.router)
+    swagger = pages.swagger_ui_dir()
+    if swagger is not None:  # before /static, which would otherwise answer for it
+        app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
 
@@ -106,7 +123,3 @@ async def _evict_forever(registry: Registry, every: float = 60, idle: float = 90
         await asyncio.sleep(every)
         registry.evict_idle(idle)
 
-
-def _wants_html(request: Request) -> bool:
-    return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
-        "accept", "")

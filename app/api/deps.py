@@ -1,7 +1,8 @@
 """Shared dependencies: the registry, the repository, and who is calling.
 
-A caller is identified by a bearer token (scripts, bots) or by the signed identity cookie
-the browser flow sets; both resolve to the same kind of guest player.
+A caller is identified by a bearer token in the ``Authorization`` header (scripts, bots) or
+by the signed identity cookie the browser flow sets; both resolve to the same kind of guest
+player. A token is never read from a URL: URLs land in access logs and browser history.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app.api.security import IDENTITY_COOKIE
 from app.config import Settings, get_settings
 from app.db.models import Player
 from app.db.repository import Repository
 from app.errors import AppError
 from app.tables.registry import Registry
 
-COOKIE = "ludoteca_player"
+COOKIE = IDENTITY_COOKIE
 
 
 def sign(token: str, key: str) -> str:
@@ -47,8 +49,6 @@ def token_from(conn: HTTPConnection, settings: Settings) -> tuple[str | None, bo
     header = conn.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip(), False
-    if conn.scope["type"] == "websocket" and conn.query_params.get("token"):
-        return conn.query_params["token"], False
     cookie = conn.cookies.get(COOKIE)
     if cookie:
         return unsign(cookie, settings.resolved_secret_key()), True
@@ -58,9 +58,12 @@ def token_from(conn: HTTPConnection, settings: Settings) -> tuple[str | None, bo
 async def identify(conn: HTTPConnection) -> Player | None:
     """The calling player, or None for an anonymous caller; a bad token is an error."""
     settings = get_settings()
+    if "token" in conn.query_params:
+        raise AppError("token_in_url", "a token in the URL is refused (URLs land in logs): "
+                       "send Authorization: Bearer <token>", 401)
     token, _ = token_from(conn, settings)
     if token is None:
-        if conn.headers.get("authorization") or conn.query_params.get("token"):
+        if conn.headers.get("authorization"):
             raise AppError("bad_token", "that token is not valid", 401)
         return None
     player = await get_repo(conn).player_by_token(token)

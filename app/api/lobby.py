@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
-from app.api.schemas import JoinedOut, JoinTable, NewTable, TableOut
+from app.api.limits import get_limits
+from app.api.schemas import JoinedOut, JoinTable, NewTable, TableOut, errors
 from app.config import get_settings
 from app.games import ENGINES
 from app.tables.actor import Delete, Join, Leave, Start, TableActor
@@ -36,16 +37,20 @@ async def games() -> list[dict[str, Any]]:
     return [engine.catalogue_entry() for engine in ENGINES.values()]  # type: ignore[attr-defined]
 
 
-@router.post("/tables", status_code=201, response_model=TableOut)
+@router.post("/tables", status_code=201, response_model=TableOut,
+             responses=errors(401, 403, 409, 422, 429, 503))
 async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
                        registry: RegistryDep) -> TableOut:
-    """Create a table; the caller is its host and sits in seat 0."""
-    actor = await registry.create(player.id, player.name, body.game, body.seats, body.options,
-                                  body.private)
+    """Create a table; the caller is its host and sits in seat 0. One player hosts at most
+    ``LUDOTECA_MAX_HOSTED_TABLES`` waiting or playing tables (409 ``too_many_tables``) and
+    creates at most ``LUDOTECA_TABLES_PER_MINUTE`` a minute (429 ``rate_limited``)."""
+    async with get_limits(request).new_table(request, registry, player.id):
+        actor = await registry.create(player.id, player.name, body.game, body.seats,
+                                      body.options, body.private)
     return table_out(request, actor, player.id)
 
 
-@router.get("/tables", response_model=list[TableOut])
+@router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
 async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
                       game: str | None = None, status: str | None = None) -> list[TableOut]:
     """Public tables waiting for players or playing (filter with ?game= and ?status=)."""
@@ -59,14 +64,15 @@ async def list_tables(request: Request, registry: RegistryDep, player: MaybePlay
     return [table_out(request, a, viewer) for a in actors]
 
 
-@router.get("/tables/{table_id}", response_model=TableOut)
+@router.get("/tables/{table_id}", response_model=TableOut, responses=errors(401, 404, 503))
 async def get_table(table_id: str, request: Request, registry: RegistryDep,
                     player: MaybePlayer) -> TableOut:
     actor = await registry.get(table_id)
     return table_out(request, actor, player.id if player else None)
 
 
-@router.post("/tables/{table_id}/join", response_model=JoinedOut)
+@router.post("/tables/{table_id}/join", response_model=JoinedOut,
+             responses=errors(400, 401, 403, 404, 409, 422, 503))
 async def join_table(table_id: str, request: Request, player: CurrentPlayer,
                      registry: RegistryDep, body: JoinTable | None = None) -> JoinedOut:
     """Take a seat (the first free one unless ``seat`` is given). Private tables need ``invite``."""
@@ -76,7 +82,8 @@ async def join_table(table_id: str, request: Request, player: CurrentPlayer,
     return JoinedOut(seat=seat, table=table_out(request, actor, player.id))
 
 
-@router.post("/tables/{table_id}/leave", response_model=TableOut | None)
+@router.post("/tables/{table_id}/leave", response_model=TableOut | None,
+             responses=errors(401, 403, 404, 409, 503))
 async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
                       registry: RegistryDep) -> TableOut | None:
     """Give up your seat before the game starts (the last one to leave deletes the table)."""
@@ -87,7 +94,8 @@ async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
     return table_out(request, actor, player.id)
 
 
-@router.post("/tables/{table_id}/start", response_model=TableOut)
+@router.post("/tables/{table_id}/start", response_model=TableOut,
+             responses=errors(401, 403, 404, 409, 503))
 async def start_table(table_id: str, request: Request, player: CurrentPlayer,
                       registry: RegistryDep) -> TableOut:
     """Start the game (host only, every seat taken)."""
@@ -96,7 +104,8 @@ async def start_table(table_id: str, request: Request, player: CurrentPlayer,
     return table_out(request, actor, player.id)
 
 
-@router.delete("/tables/{table_id}", status_code=204)
+@router.delete("/tables/{table_id}", status_code=204,
+               responses=errors(401, 403, 404, 409, 503))
 async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryDep) -> Response:
     """Delete a table (host only, before it starts)."""
     actor = await registry.get(table_id)

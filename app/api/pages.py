@@ -1,18 +1,23 @@
-"""Server-rendered pages: lobby, table, invite links, rules; and the browser identity cookie."""
+"""Server-rendered pages: lobby, table, invite links, rules, the API docs, error pages; and
+the browser's cookies (identity, language)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from app.api.deps import COOKIE, MaybePlayer, RegistryDep, RepoDep, sign
+from app.api.limits import BadName, RateLimited, clean_name, get_limits
 from app.api.players import create_player
-from app.api.schemas import NewPlayer
+from app.api.security import secure_cookies
 from app.config import ROOT, get_settings
 from app.errors import AppError
 from app.games import ENGINES
@@ -30,16 +35,23 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
+def script_json(data: Any) -> Markup:
+    """JSON to place inside <script type="application/json">: "<", ">" and "&" escaped, so
+    no string can close the element or open a comment (quotes may stay as they are)."""
+    text = json.dumps(data, ensure_ascii=False)
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
 def render(request: Request, name: str, player: Any, **context: Any) -> HTMLResponse:
     lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
     strings = catalogue(lang)
     context.update(
         request=request, player=player, lang=lang, languages=LANGUAGES,
         t=lambda key, **kw: translate(lang, key, **kw),
-        i18n_json=json.dumps(strings, ensure_ascii=False),
+        i18n_json=script_json(strings),
         games=[e.catalogue_entry() for e in ENGINES.values()],  # type: ignore[attr-defined]
-        here=quote(request.url.path),
     )
+    context.setdefault("here", quote(request.url.path))
     return templates.TemplateResponse(request, name, context)
 
 
@@ -48,27 +60,60 @@ async def lobby(request: Request, player: MaybePlayer) -> HTMLResponse:
     return render(request, "lobby.html", player)
 
 
+def error_page(request: Request, status: int, key: str | None = None,
+               message: str = "", headers: dict[str, str] | None = None,
+               **context: Any) -> HTMLResponse:
+    """An error as a page in the reader's language: the catalogue's ``key`` when it has one,
+    else ``message``."""
+    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+    text = translate(lang, key) if key and key in catalogue(lang) else message
+    response = render(request, "error.html", None, heading=translate(lang, "error.title"),
+                      message=text, **context)
+    response.status_code = status
+    response.headers.update(headers or {})
+    return response
+
+
 @router.post("/session")
-async def set_name(request: Request, repo: RepoDep, name: str = Form(...),
+async def set_name(request: Request, repo: RepoDep, name: str = Form(""),
                    next: str = Form("/")) -> Response:  # noqa: A002
+    """The name form: a new guest player kept in a signed, HttpOnly cookie."""
+    target = _safe_next(next)
     try:
-        clean = NewPlayer(name=name).name
-    except ValueError:
-        return RedirectResponse(_safe_next(next), status_code=303)
+        clean = clean_name(name)
+    except BadName as exc:
+        lang = pick_language(request.cookies.get("lang"),
+                             request.headers.get("accept-language"))
+        return error_page(request, 422, exc.key, str(exc), name_form=True, back=target,
+                          name_error=translate(lang, exc.key), name_value=name[:64],
+                          here=target)
+    try:
+        get_limits(request).new_player(request)
+    except RateLimited as exc:
+        return error_page(request, 429, "error.rate_limited", exc.message, back=target,
+                          headers=exc.headers)
     player, token = await create_player(repo, clean)
-    response = RedirectResponse(_safe_next(next), status_code=303)
+    response = RedirectResponse(target, status_code=303)
     settings = get_settings()
+    # HttpOnly: no script reads it. SameSite=Lax, not Strict: an invite link opened from a
+    # chat or a mail is a cross-site navigation, and Strict would hide the player's identity
+    # on exactly that first page (they would be asked their name again); Lax still keeps the
+    # cookie off every cross-site POST, fetch and frame.
     response.set_cookie(COOKIE, sign(token, settings.resolved_secret_key()),
                         max_age=365 * 24 * 3600, httponly=True, samesite="lax",
-                        secure=settings.secure_cookies)
+                        secure=secure_cookies(request, settings))
     return response
 
 
 @router.get("/lang/{code}")
-async def set_language(code: str, next: str = "/") -> Response:  # noqa: A002
+async def set_language(code: str, request: Request, next: str = "/") -> Response:  # noqa: A002
+    """Switch the pages' language (a cookie); a link from another site changes nothing."""
     response = RedirectResponse(_safe_next(next), status_code=303)
-    if code in LANGUAGES:
-        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="lax")
+    # a link needs no Origin; browsers that say where a navigation came from are heeded
+    same_site = request.headers.get("sec-fetch-site") in (None, "same-origin", "none")
+    if code in LANGUAGES and same_site:
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, httponly=True,
+                            samesite="lax", secure=secure_cookies(request))
     return response
 
 
@@ -97,6 +142,24 @@ async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTM
         raise AppError("not_found", "no such game", 404)
     return render(request, f"rules/{game_id}.html", player,
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]
+
+
+def swagger_ui_dir() -> Path | None:
+    """Swagger UI's files as the ``swagger-ui-py`` package ships them (not imported: only
+    its static folder is served), or None when it is not installed."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "static"
+    return folder if (folder / "swagger-ui-bundle.js").exists() else None
+
+
+@router.get("/docs", response_class=HTMLResponse)
+async def api_docs(request: Request) -> HTMLResponse:
+    """Swagger UI for /openapi.json, every file served from here (the CSP allows no other
+    host and no inline script)."""
+    return templates.TemplateResponse(request, "docs.html",
+                                      {"swagger": swagger_ui_dir() is not None})
 
 
 @router.get("/healthz")

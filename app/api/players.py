@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from app.api.deps import CurrentPlayer, RepoDep
-from app.api.schemas import NewPlayer, PlayerCreated, PlayerOut
+from app.api.limits import get_limits
+from app.api.schemas import NewPlayer, PlayerCreated, PlayerOut, errors
 from app.db.models import Player
 from app.db.repository import Repository
 
@@ -20,13 +21,16 @@ async def create_player(repo: Repository, name: str) -> tuple[Player, str]:
     return player, token
 
 
-@router.post("", status_code=201, response_model=PlayerCreated)
-async def new_player(body: NewPlayer, repo: RepoDep) -> PlayerCreated:
-    """Create a guest player. The returned token is shown once: keep it."""
+@router.post("", status_code=201, response_model=PlayerCreated,
+             responses=errors(403, 422, 429, 503))
+async def new_player(body: NewPlayer, request: Request, repo: RepoDep) -> PlayerCreated:
+    """Create a guest player. The returned token is shown once: keep it. At most
+    ``LUDOTECA_PLAYERS_PER_MINUTE_PER_IP`` new players a minute from one address (429)."""
+    get_limits(request).new_player(request)
     player, token = await create_player(repo, body.name)
     return PlayerCreated(id=player.id, name=player.name, token=token)
 
 
-@router.get("/me", response_model=PlayerOut)
+@router.get("/me", response_model=PlayerOut, responses=errors(401, 503))
 async def me(player: CurrentPlayer) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)

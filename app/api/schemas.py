@@ -6,18 +6,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.api.limits import NAME_INPUT_MAX, NAME_MAX, clean_name
+
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=32, examples=["Ana"])
+    name: str = Field(
+        min_length=1, max_length=NAME_INPUT_MAX, examples=["Ana"],
+        description=f"1 to {NAME_MAX} characters once trimmed; runs of spaces become one; "
+        "control and invisible characters are refused")
 
     @field_validator("name")
     @classmethod
     def _clean(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value or any(not ch.isprintable() for ch in value):
-            raise ValueError("a name needs printable characters")
-        return value
+        return clean_name(value)
 
 
 class PlayerOut(BaseModel):
@@ -100,5 +102,61 @@ class MatchDetail(MatchOut):
 
 
 class ErrorOut(BaseModel):
-    code: str
-    message: str
+    code: str = Field(examples=["table_full"])
+    message: str = Field(examples=["every seat is taken"])
+
+
+ERROR_MEANINGS = {
+    400: "a value that makes no sense here (bad_seat ...)",
+    401: "no token, or not a valid one (unauthenticated, bad_token, token_in_url)",
+    403: "not allowed: not the host, a wrong invite, or a cross-site browser request (csrf)",
+    404: "no such table or match (not_found)",
+    409: "not now: the table's state forbids it (game_started, table_full, too_many_tables "
+         "...)",
+    422: "an invalid body, parameter or option (bad_request, bad_options, unknown_game)",
+    429: "too many creations too fast (rate_limited); see the Retry-After header",
+    503: "the storage is unavailable for a moment; nothing changed (storage_unavailable)",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each error status it may answer, with the error body."""
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        documented[status] = {"model": ErrorOut, "description": ERROR_MEANINGS[status]}
+        if status == 429:
+            documented[status]["headers"] = {"Retry-After": {
+                "description": "seconds to wait", "schema": {"type": "integer"}}}
+    return documented
+
+
+def complete_error_responses(schema: dict[str, Any]) -> dict[str, Any]:
+    """Make the generated OpenAPI document honest about errors every route shares: invalid
+    input answers ``ErrorOut`` (not FastAPI's default ``HTTPValidationError``), any call may
+    meet unavailable storage (503), an id in the path may be unknown (404), and a browser
+    write may be refused as cross-site (403)."""
+    error_ref = {"$ref": "#/components/schemas/ErrorOut"}
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.setdefault("ErrorOut", ErrorOut.model_json_schema())
+
+    def add(responses: dict[str, Any], status: int) -> None:
+        responses.setdefault(str(status), {
+            "description": ERROR_MEANINGS[status],
+            "content": {"application/json": {"schema": error_ref}}})
+
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            if "422" in responses:
+                responses["422"] = {"description": ERROR_MEANINGS[422],
+                                    "content": {"application/json": {"schema": error_ref}}}
+            add(responses, 503)
+            if "{" in path:
+                add(responses, 404)
+            if method in ("post", "put", "patch", "delete"):
+                add(responses, 403)
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.pop(unused, None)
+    return schema

@@ -1,4 +1,10 @@
-// Strings come from the server's catalogue for the page's language (window.I18N).
+// Strings come from the server's catalogue for the page's language: a JSON block in the page
+// (<script type="application/json" id="i18n">, data and not script, so the Content-Security-
+// Policy needs no inline script), kept as window.I18N for every module that imports this one.
+const catalogueBlock = document.getElementById("i18n");
+window.I18N = catalogueBlock ? JSON.parse(catalogueBlock.textContent) : {};
+window.LANG = document.documentElement.lang || "es";
+
 export function t(key, params = {}) {
   const text = (window.I18N && window.I18N[key]) || key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));

@@ -2,7 +2,8 @@
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 
-const games = window.GAMES || [];
+const gamesBlock = document.getElementById("games-data");
+const games = gamesBlock ? JSON.parse(gamesBlock.textContent) : [];
 const form = document.getElementById("create-table");
 
 function choiceLabel(option, choice) {
@@ -56,7 +57,9 @@ if (form) {
       });
       location.href = `/tables/${table.id}`;
     } catch (error) {
-      document.getElementById("create-error").textContent = t("error.generic", { message: error.message });
+      // a translated reason when the catalogue has one for the code (too_many_tables...)
+      const known = window.I18N[`error.${error.code}`];
+      document.getElementById("create-error").textContent = known ? t(`error.${error.code}`) : t("error.generic", { message: error.message });
     }
   });
 }
