@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.api import lobby, matches, metrics, pages, players, ws
 from app.api.schemas import complete_error_responses
@@ -27,6 +28,8 @@ from app.metrics import LoopMonitor
 from app.tables.registry import Registry
 
 log = logging.getLogger("ludoteca")
+
+GC_YOUNG_THRESHOLD = 50_000
 
 
 def create_app(database_url: str | None = None, run_migrations: bool = True) -> FastAPI:
@@ -46,6 +49,10 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         # process: keep it out of every future garbage collection
         gc.collect()
         gc.freeze()
+        # fewer, larger young collections: with thousands of live sockets and states, the
+        # default (700) runs the collector thousands of times a second and its older
+        # generations long enough to stall the loop (bench/README.md has the figures)
+        gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
         monitor = LoopMonitor()
         app.state.loop_monitor = monitor
         monitor.start()
@@ -103,10 +110,17 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 400 and "parsing the body" in str(exc.detail):
+            # a body that is not even text (bad UTF-8...): the same answer as malformed JSON
+            return JSONResponse({"code": "bad_request",
+                                 "message": "body: not valid JSON (UTF-8 text)"}, 422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not just one route's
+            headers["Allow"] = ", ".join(_allowed_methods(request))
         return JSONResponse({"code": code, "message": str(exc.detail)},
-                            status_code=exc.status_code, headers=exc.headers)
+                            status_code=exc.status_code, headers=headers)
 
     for module in (players, lobby, matches, metrics, ws, pages):
         app.include_router(module.router)
@@ -115,6 +129,16 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """The methods some route of the app answers on this request's path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        route_methods = getattr(route, "methods", None)
+        if route_methods and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route_methods
+    return sorted(methods)
 
 
 async def _evict_forever(registry: Registry, every: float = 60, idle: float = 900) -> None:

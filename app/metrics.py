@@ -27,11 +27,31 @@ class LoopMonitor:
         self.worst = 0.0
         self.started = time.monotonic()
         self._task: asyncio.Task[None] | None = None
+        # garbage-collector pauses, the usual suspect of a stalled loop
+        self.gc_worst = [0.0, 0.0, 0.0]
+        self.gc_total = [0.0, 0.0, 0.0]
+        self._gc_started = 0.0
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._gc_started
+        generation = int(info.get("generation", 0))
+        self.gc_worst[generation] = max(self.gc_worst[generation], took)
+        self.gc_total[generation] += took
 
     def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-monitor")
 
+    def gc_figures(self) -> dict[str, list[float]]:
+        return {"worst_pause_ms": [round(1000 * w, 2) for w in self.gc_worst],
+                "total_ms": [round(1000 * t, 1) for t in self.gc_total]}
+
     async def stop(self) -> None:
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
         if self._task is not None:
             self._task.cancel()
             try:
@@ -66,6 +86,8 @@ class LoopMonitor:
     def reset_worst(self) -> None:
         self.worst = 0.0
         self.lags.clear()
+        self.gc_worst = [0.0, 0.0, 0.0]
+        self.gc_total = [0.0, 0.0, 0.0]
 
 
 def process_figures() -> dict[str, Any]:

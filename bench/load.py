@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -31,6 +32,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.metrics import LoopMonitor
 from tests.support.server import LiveServer
 
 
@@ -188,9 +190,16 @@ async def run(args: argparse.Namespace) -> None:
             drivers.append(asyncio.create_task(load.drive(slot, deadline)))
             if slot % 20 == 19:
                 await asyncio.sleep(0.2)
-        # measure once every table has started and warmed up
+        # measure once every table has started and warmed up; this process's own collector
+        # is tuned like the server's, and its loop lag is reported: a late client must not
+        # pass for a slow server
         await asyncio.sleep(args.warmup + args.tables * 0.02)
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
         await load.http.get("/metrics?reset=true")
+        client_lag = LoopMonitor()
+        client_lag.start()
         load.measuring = True
         cpu0, t0, n0 = cpu_seconds(pid), time.perf_counter(), len(load.latencies)
         before = (await load.http.get("/metrics")).json()["stored"]
@@ -199,6 +208,8 @@ async def run(args: argparse.Namespace) -> None:
         load.measuring = False
         cpu1, t1 = cpu_seconds(pid), time.perf_counter()
         metrics = (await load.http.get("/metrics")).json()
+        client = client_lag.loop_figures()
+        await client_lag.stop()
         delivered = len(load.latencies) - n0
         stored = {k: metrics["stored"][k] - before[k] for k in before}
         new_tables = load.tables_started - started0
@@ -224,7 +235,10 @@ async def run(args: argparse.Namespace) -> None:
           f"{metrics['loop_lag']['p50_ms']} p99 {metrics['loop_lag']['p99_ms']} max "
           f"{metrics['loop_lag']['worst_since_start_ms']}, errors {load.errors or 'none'}")
     print(f"stored {stored['actions']} actions in {stored['batches']} commits; "
-          f"{new_tables} finished games replaced by new tables while measuring")
+          f"{new_tables} tables started while measuring; gc worst pause ms by generation "
+          f"{metrics['gc']['worst_pause_ms']}, total {metrics['gc']['total_ms']}")
+    print(f"load generator's own loop lag ms: p99 {client['p99_ms']} max "
+          f"{client['worst_since_start_ms']}")
 
 
 def main() -> None:

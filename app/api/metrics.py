@@ -24,6 +24,7 @@ async def metrics(request: Request, reset: bool = False) -> dict[str, Any]:
         connections += len(actor.connections)
     figures = {
         "loop_lag": monitor.loop_figures(),
+        "gc": monitor.gc_figures(),
         "tables": statuses,
         "connections": connections,
         "stored": {"actions": state.repo.writer.actions, "batches": state.repo.writer.batches},
