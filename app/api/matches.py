@@ -29,7 +29,7 @@ def match_out(row: GameTable) -> dict:
 @router.get("", response_model=list[MatchOut])
 async def list_matches(repo: RepoDep, game: str | None = None, player: str | None = None,
                        limit: int = Query(50, ge=1, le=200),
-                       offset: int = Query(0, ge=0)) -> list[MatchOut]:
+                       offset: int = Query(0, ge=0, le=1_000_000_000)) -> list[MatchOut]:
     """Finished games, newest first (filter by ?game= or ?player=<player id>)."""
     rows = await repo.finished_tables(game, player, limit, offset)
     return [MatchOut(**match_out(r)) for r in rows]

@@ -10,7 +10,7 @@ from app.api.limits import NAME_INPUT_MAX, NAME_MAX, clean_name
 
 
 class NewPlayer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # no 0 for false, no "2" for 2
     name: str = Field(
         min_length=1, max_length=NAME_INPUT_MAX, examples=["Ana"],
         description=f"1 to {NAME_MAX} characters once trimmed; runs of spaces become one; "
@@ -32,7 +32,7 @@ class PlayerCreated(PlayerOut):
 
 
 class NewTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # no 0 for false, no "2" for 2
     game: str = Field(examples=["hanabi"])
     seats: int = Field(ge=1, le=12, examples=[2])
     options: dict[str, Any] = Field(default_factory=dict)
@@ -40,7 +40,7 @@ class NewTable(BaseModel):
 
 
 class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # no 0 for false, no "2" for 2
     invite: str | None = Field(default=None, description="invite token, for private tables")
     seat: int | None = Field(default=None, ge=0)
 
