@@ -7,10 +7,13 @@ const FILL = { red: "#d62828", green: "#2a9d3f", black: "#2b2b2b", blue: "#1d5fd
 
 // one shared gradient definition for multicolour cards
 function defs() {
-  return svg("svg", { width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" },
+  const node = svg("svg", { width: 0, height: 0, "aria-hidden": "true" },
     svg("defs", {}, svg("linearGradient", { id: "hanabi-rainbow", x1: 0, y1: 0, x2: 1, y2: 1 },
       ...["#d62828", "#e0b400", "#2a9d3f", "#1d5fd0", "#7b2cbf"].map((c, i) =>
         svg("stop", { offset: `${i * 25}%`, "stop-color": c })))));
+  // through the CSSOM, not a style="" attribute (the Content-Security-Policy refuses those)
+  node.style.position = "absolute";
+  return node;
 }
 
 export function cardFace(color, rank, label) {
