@@ -138,8 +138,8 @@ def table_view(request: Request, player: Any, actor: TableActor,
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
 async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTMLResponse:
     engine = ENGINES.get(game_id)
-    if engine is None:
-        raise AppError("not_found", "no such game", 404)
+    if engine is None or not (ROOT / "templates" / "rules" / f"{game_id}.html").exists():
+        raise AppError("not_found", "no such game (or no rules page for it yet)", 404)
     return render(request, f"rules/{game_id}.html", player,
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]
 
