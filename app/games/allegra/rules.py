@@ -390,7 +390,10 @@ class AllegraEngine(BaseEngine):
             s.discard.append(card)
             s.grid[owner][index], s.up[owner][index] = None, False
         events.append(Event("cleared", {"seat": seat, "cells": sorted(cells), "value": value}))
-        if not lines_of(s, seat):
+        remaining = lines_of(s, seat)
+        if remaining:  # a cleared column can leave a row of three across its gap
+            events.append(Event("lines", {"seat": seat, "lines": remaining}))
+        else:
             go_on(s, events)
 
     def _do_skip_clear(self, s: AllegraState, seat: int, action: Action,
