@@ -46,6 +46,12 @@ from app.games.block_and_guess.views import view_of
 SIDES = ("left", "right")
 
 
+def _name(s: JSON, number: int) -> JSON:
+    """Object ``number`` of this round's clue card in both languages (for logs and results)."""
+    es, en = CLUE_CARDS[s["clue"]][number - 1]
+    return {"es": es, "en": en}
+
+
 def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
@@ -345,7 +351,8 @@ class BlockAndGuessEngine(BaseEngine):
         require(len(self.guessers(s, target["builder"])) > 1, "alone",
                 "you guess alone: just guess")
         target["proposals"][str(seat)] = obj
-        events.append(Event("proposed", {"seat": seat, "build": target["builder"], "object": obj},
+        events.append(Event("proposed", {"seat": seat, "build": target["builder"], "object": obj,
+                                         "name": _name(s, obj)},
                             visible_to=frozenset(self.guessers(s, target["builder"]))))
 
     def _guess(self, s: JSON, seat: int, action: Action, events: list[Event]) -> None:
@@ -362,12 +369,14 @@ class BlockAndGuessEngine(BaseEngine):
             target["wrong"].append(obj)
         done = right or s["stage"] == 2
         events.append(Event("guessed", {"seat": seat, "build": target["builder"], "object": obj,
-                                        "right": right, "points": points}))
+                                        "name": _name(s, obj), "right": right,
+                                        "points": points}))
         if done:
             target.update(in_play=False, revealed=True,
                           result=(f"right{s['stage']}" if right else "missed"))
             events.append(Event("revealed", {"build": target["builder"],
-                                             "target": target["target"]}))
+                                             "target": target["target"],
+                                             "name": _name(s, target["target"])}))
         if any(x["in_play"] and x["guess"] is None for x in s["builds"]):
             return
         if s["stage"] == 1 and any(x["in_play"] for x in s["builds"]):
@@ -408,7 +417,8 @@ class BlockAndGuessEngine(BaseEngine):
         row = {"round": s["round"], "builders": list(s["builders"]), "clue": s["clue"],
                "card": s["card"], "points": list(s["round_points"]),
                "builds": [{"builder": x["builder"], "target": x["target"],
-                           "result": x["result"]} for x in s["builds"]]}
+                           "name": _name(s, x["target"]), "result": x["result"]}
+                          for x in s["builds"]]}
         s["results"].append(row)
         events.append(Event("round_scored", _copy(row)))
         top = max(s["points"])

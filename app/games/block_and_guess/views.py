@@ -78,7 +78,8 @@ def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
         "pool": list(s["pool"]), "draft": draft, "builds": builds,
         "points": list(s["points"]), "scores": engine.scores(s),
         "results": [dict(r, points=list(r["points"]),
-                         builds=[dict(b) for b in r["builds"]]) for r in s["results"]],
+                         builds=[dict(b, name=dict(b["name"])) for b in r["builds"]])
+                    for r in s["results"]],
         "waiting_for": sorted(engine.waiting_for(s)),
         "board": {"w": geo.BOARD_W, "h": geo.BOARD_H, "angle_step": geo.ANGLE_STEP,
                   "touch": geo.TOUCH, "rotation": card != 4},

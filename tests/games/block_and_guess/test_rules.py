@@ -374,7 +374,7 @@ def test_rulebook_example_trumpet_and_fountain() -> None:
     s, events = act(s, 3, {"type": "guess", "build": 1, "object": 2})
     assert s["points"] == [2, 2] and s["round"] == 2
     revealed = [e.data for e in events if e.type == "revealed"]
-    assert revealed == [{"build": 1, "target": 2}]
+    assert revealed == [{"build": 1, "target": 2, "name": {"es": "fuente", "en": "fountain"}}]
 
 
 def test_same_number_same_object() -> None:
