@@ -1,0 +1,383 @@
+// Allegra client: draws the server's view (every player's 3×4 grid in a strip where each
+// shared column sits between the two neighbours who play it, the deck, the discard pile, the
+// drawn card shown to all, the knock window, round scores) and offers exactly what
+// legal_actions lists. It holds no rules: display positions and their slots come from the
+// view; a click is turned into one of the listed actions or nothing.
+import { cardSvg } from "../ui/cards.js";
+import { handDock } from "../ui/dock.js";
+import { scoreChart } from "../ui/chart.js";
+
+// choices made on the page before an action is complete (the mode of step 2, step b's pick)
+const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
+const journal = { table: null, version: -1, lines: [] };
+let ticking = null;
+
+// card faces: a colour band by value, each with its own symbol (colour is never the only cue)
+function band(value) {
+  if (value <= 0) return { fill: "#cfe3ff", symbol: "blue" };
+  if (value <= 4) return { fill: "#d4f0d8", symbol: "green" };
+  if (value <= 8) return { fill: "#fff0b8", symbol: "yellow" };
+  return { fill: "#ffd6d1", symbol: "red" };
+}
+
+function face(ctx, value, label, cls = "") {
+  return cardSvg({ ...band(value), ink: "#1f2230", value, label, className: `alcard ${cls}`.trim() });
+}
+
+function back(ctx, label, cls = "") {
+  return cardSvg({ back: true, fill: "#3a3f55", label, className: `alcard ${cls}`.trim() });
+}
+
+const who = (ctx, seat) => ctx.seatName(seat);
+
+function sameSlot(a, b) { return a[0] === b[0] && a[1] === b[1]; }
+
+// the display position of a physical slot in a seat's display, or -1
+function posIn(view, seat, slot) {
+  return view.players[seat].display.findIndex((s) => sameSlot(s, slot));
+}
+
+function legalOf(message, type) { return message.legal_actions.filter((a) => a.type === type); }
+
+// ------------------------------------------------------------------------ what a click does
+
+// The action a click on slot (owner, index) sends now, if any: found among legal_actions.
+function clickAction(message, slot) {
+  const view = message.view;
+  const me = message.seat;
+  if (me === null || me === undefined) return null;
+  const find = (type, seat, field = "pos", extra = {}) => {
+    const pos = posIn(view, seat, slot);
+    if (pos < 0) return null;
+    return message.legal_actions.find((a) => a.type === type && a[field] === pos
+      && Object.entries(extra).every(([k, v]) => a[k] === v)) || null;
+  };
+  switch (view.phase) {
+    case "reveal": return find("reveal", me);
+    case "place": return find(local.mode === "flip" ? "flip" : "keep", me);
+    case "knock_place": return find("place", me);
+    case "knock_take": {
+      const knocker = view.knock && view.knock.accepted;
+      if (knocker === null || knocker === undefined) return null;
+      if (local.take === null) {
+        const pos = posIn(view, knocker, slot);
+        return message.legal_actions.some((a) => a.type === "exchange" && a.take === pos) ? { pick: pos } : null;
+      }
+      return find("exchange", me, "give", { take: local.take });
+    }
+    default: return null;
+  }
+}
+
+// ------------------------------------------------------------------------ the strip of grids
+
+function cellNode(ctx, message, owner, index, extra) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const cell = view.players[owner].grid[index];
+  const row = Math.floor(index / 4) + 1;
+  const col = (index % 4) + 1;
+  const where = t("allegra.cell.where", { player: who(ctx, owner), row, col });
+  const slot = [owner, index];
+  const lines = view.lines.flat().map((p) => view.clearer !== null ? view.players[view.clearer].display[p] : null);
+  const inLine = lines.some((s) => s && sameSlot(s, slot));
+  let node;
+  let label;
+  if (cell === null) {
+    label = t("allegra.cell.cleared", { where });
+    node = el("span", { class: "al-gap", "aria-hidden": "true" });
+  } else if (!cell.up) {
+    label = t("allegra.cell.down", { where });
+    node = back(ctx, label);
+  } else {
+    label = t("allegra.cell.up", { where, value: cell.value });
+    node = face(ctx, cell.value, label);
+  }
+  const classes = ["al-cell", extra.cls, inLine ? "in-line" : ""];
+  if (local.take !== null && view.knock && view.knock.accepted !== null
+      && sameSlot(view.players[view.knock.accepted].display[local.take] || [-1, -1], slot)) classes.push("picked");
+  const action = clickAction(message, slot);
+  if (action && !extra.ghost) {
+    return el("button", {
+      class: classes.concat("al-target").join(" "), "aria-label": label, title: label,
+      dataset: { focusKey: `cell-${owner}-${index}`, owner, slot: index },
+      onclick: () => {
+        if (action.pick !== undefined) { local.take = action.pick; ctx.rerender(); return; }
+        local.take = null;
+        ctx.send(action);
+      },
+    }, node);
+  }
+  return el("span", { class: classes.join(" "), dataset: { owner, slot: index } }, cell === null ? el("span", { class: "visually-hidden" }, label) : null, node);
+}
+
+function columnNode(ctx, message, owner, col, cls, ghost = false) {
+  const { el } = ctx;
+  return el("div", { class: `al-col ${cls}`, "aria-hidden": ghost ? "true" : null },
+    [0, 1, 2].map((row) => cellNode(ctx, message, owner, row * 4 + col, { cls: "", ghost })));
+}
+
+function playerBlock(ctx, message, seat) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const p = view.players[seat];
+  const n = view.seats;
+  const me = message.seat;
+  const acting = message.to_act.includes(seat);
+  const right = (seat - 1 + n) % n; // whose display also holds this player's right column
+  const mineDisplay = me !== null && me !== undefined;
+  const cls = (col) => {
+    const parts = [];
+    if (mineDisplay && (seat === me || (seat === (me + 1) % n && col === 3))) parts.push("my-display");
+    if (col === 3) parts.push("shared");
+    return parts.join(" ");
+  };
+  return el("section", { class: `al-player${acting ? " acting" : ""}${seat === me ? " mine" : ""}`, dataset: { seat },
+    "aria-label": t("allegra.player.grid", { player: who(ctx, seat) }) },
+    el("header", { class: "al-player-head" },
+      el("strong", {}, who(ctx, seat)), seat === me ? el("span", { class: "badge" }, t("allegra.you")) : null,
+      el("span", { class: "muted" }, t("allegra.player.total", { n: p.total })),
+      view.trigger === seat ? el("span", { class: "badge warn" }, t("allegra.player.ended")) : null,
+      p.done && view.trigger !== seat ? el("span", { class: "badge" }, t("allegra.player.done")) : null),
+    el("div", { class: "al-grid" }, [0, 1, 2, 3].map((col) => columnNode(ctx, message, seat, col, cls(col)))),
+    el("p", { class: "al-shared-note muted" }, t("allegra.player.shares", { player: who(ctx, right) })));
+}
+
+function strip(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const n = view.seats;
+  const me = message.seat ?? 0;
+  // left to right: each grid's right column touches the next grid's left column, so seat
+  // s's display of 15 is [s + 1's right column][s's own 12]; start with my left neighbour
+  const order = [];
+  for (let i = 0; i < n; i++) order.push((me + 1 - i + 2 * n) % n);
+  const wrap = order[order.length - 1]; // its right column belongs to the first grid's owner's display
+  return el("div", { class: "al-table", role: "group", "aria-label": t("allegra.table") },
+    el("div", { class: "al-strip" },
+      el("div", { class: "al-ghost", title: t("allegra.ghost", { player: who(ctx, wrap) }) },
+        el("span", { class: "al-ghost-name muted", "aria-hidden": "true" }, who(ctx, wrap)),
+        columnNode(ctx, message, wrap, 3, "shared", true)),
+      order.map((seat) => playerBlock(ctx, message, seat))));
+}
+
+// ------------------------------------------------------------------------ piles and the turn
+
+function piles(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const take = message.legal_actions.find((a) => a.type === "take_discard");
+  const draw = message.legal_actions.find((a) => a.type === "draw");
+  const top = view.discard.top;
+  const discardCard = top === null ? el("span", { class: "al-gap big" }) : face(ctx, top, t("allegra.discard_top", { value: top }), "big");
+  const parts = [
+    el("figure", { class: "al-pile" }, back(ctx, t("allegra.deck", { n: view.deck }), "big"),
+      el("figcaption", { id: "al-deck" }, t("allegra.deck", { n: view.deck }))),
+    el("figure", { class: "al-pile" }, discardCard, el("figcaption", {}, t("allegra.discard", { n: view.discard.size }))),
+  ];
+  if (view.hand !== null) {
+    parts.push(el("figure", { class: "al-pile al-hand", id: "al-hand" }, face(ctx, view.hand, t("allegra.drawn", { player: who(ctx, view.current), value: view.hand }), "big"),
+      el("figcaption", {}, t(view.source === "deck" ? "allegra.drawn_deck" : "allegra.drawn_discard", { player: who(ctx, view.current) }))));
+  }
+  if (view.outgoing !== null) {
+    parts.push(el("figure", { class: "al-pile" }, face(ctx, view.outgoing, t("allegra.outgoing", { value: view.outgoing }), "big"),
+      el("figcaption", {}, t("allegra.outgoing_caption"))));
+  }
+  if (view.knock && view.knock.held !== null) {
+    parts.push(el("figure", { class: "al-pile" }, face(ctx, view.knock.held, t("allegra.held", { player: who(ctx, view.knock.accepted), value: view.knock.held }), "big"),
+      el("figcaption", {}, t("allegra.held_caption", { player: who(ctx, view.knock.accepted) }))));
+  }
+  const buttons = [];
+  if (draw) buttons.push(el("button", { dataset: { action: "draw", focusKey: "draw" }, onclick: () => ctx.send(draw) }, t("allegra.action.draw")));
+  if (take) buttons.push(el("button", { class: "secondary", dataset: { action: "take_discard", focusKey: "take_discard" }, onclick: () => ctx.send(take) }, t("allegra.action.take_discard", { value: top })));
+  return { parts: el("div", { class: "al-piles" }, parts), buttons };
+}
+
+function prompt(ctx, message) {
+  const { t } = ctx;
+  const view = message.view;
+  const me = message.seat;
+  const mine = message.to_act.includes(me);
+  if (view.phase === "over") return t("allegra.phase.over");
+  if (view.phase === "reveal") return mine ? t("allegra.prompt.reveal", { n: 2 - view.players[me].reveals }) : t("allegra.phase.reveal");
+  if (view.phase === "knock") return mine ? t("allegra.prompt.knock", { player: who(ctx, view.current), value: view.hand }) : t("allegra.phase.knock", { player: who(ctx, view.current) });
+  if (!mine) {
+    const acting = message.to_act.length ? message.to_act[0] : view.current;
+    return t(`allegra.wait.${view.phase}`, { player: who(ctx, acting), knocker: view.knock && view.knock.accepted !== null ? who(ctx, view.knock.accepted) : "" });
+  }
+  if (view.phase === "knock_take") return local.take === null ? t("allegra.prompt.knock_take", { player: who(ctx, view.knock.accepted) }) : t("allegra.prompt.knock_give");
+  if (view.phase === "place") return t(local.mode === "flip" ? "allegra.prompt.flip" : "allegra.prompt.keep", { value: view.hand });
+  return t(`allegra.prompt.${view.phase}`, { value: view.hand });
+}
+
+function lineName(ctx, view, line) {
+  const { t } = ctx;
+  const slot = view.players[view.clearer].display[line[0]];
+  const value = view.players[slot[0]].grid[slot[1]].value;
+  const isColumn = line[1] - line[0] === 5;
+  return t(isColumn ? "allegra.action.clear_column" : "allegra.action.clear_row", { value, col: (line[0] % 5) + 1, row: Math.floor(line[0] / 5) + 1 });
+}
+
+function actionPanel(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const buttons = [];
+  for (const action of message.legal_actions) {
+    const send = () => { local.take = null; ctx.send(action); };
+    if (action.type === "knock") {
+      buttons.push(el("button", { class: "al-knock", dataset: { action: "knock", focusKey: "knock" }, onclick: send },
+        t("allegra.action.knock"), " ", el("span", { class: "al-countdown", "aria-hidden": "true" }, countdownText(ctx))));
+    } else if (action.type === "no_knock") {
+      buttons.push(el("button", { class: "secondary", dataset: { action: "no_knock", focusKey: "no_knock" }, onclick: send }, t("allegra.action.no_knock")));
+    } else if (action.type === "accept") {
+      buttons.push(el("button", { class: "al-accept", dataset: { action: "accept", knocker: action.knocker, focusKey: `accept-${action.knocker}` }, onclick: send },
+        t("allegra.action.accept", { player: who(ctx, action.knocker) })));
+    } else if (action.type === "decline") {
+      buttons.push(el("button", { class: "secondary", dataset: { action: "decline", focusKey: "decline" }, onclick: send }, t("allegra.action.decline")));
+    } else if (action.type === "clear") {
+      buttons.push(el("button", { class: "al-clear", dataset: { action: "clear", cells: action.cells.join(","), focusKey: `clear-${action.cells.join("-")}` }, onclick: send },
+        lineName(ctx, view, action.cells)));
+    } else if (action.type === "skip_clear") {
+      buttons.push(el("button", { class: "secondary", dataset: { action: "skip_clear", focusKey: "skip_clear" }, onclick: send }, t("allegra.action.skip_clear")));
+    }
+  }
+  if (view.phase === "place" && message.to_act.includes(message.seat)) {
+    for (const mode of ["keep", "flip"]) {
+      if (!legalOf(message, mode).length) continue;
+      buttons.push(el("button", { class: local.mode === mode ? "al-mode on" : "al-mode secondary", "aria-pressed": local.mode === mode ? "true" : "false",
+        dataset: { mode, focusKey: `mode-${mode}` }, onclick: () => { local.mode = mode; ctx.rerender(); } }, t(`allegra.mode.${mode}`)));
+    }
+  }
+  if (view.phase === "knock_take" && local.take !== null && message.to_act.includes(message.seat)) {
+    buttons.push(el("button", { class: "secondary", dataset: { focusKey: "untake" }, onclick: () => { local.take = null; ctx.rerender(); } }, t("allegra.action.untake")));
+  }
+  return buttons;
+}
+
+function countdownText(ctx) {
+  const left = ctx.windowRemaining();
+  return left === null ? "" : `${Math.ceil(left)} s`;
+}
+
+function tick(ctx) {
+  if (ticking) return;
+  ticking = setInterval(() => {
+    for (const node of document.querySelectorAll(".al-countdown")) node.textContent = countdownText(ctx);
+  }, 250);
+}
+
+// ------------------------------------------------------------------------ scores
+
+function scores(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  if (!view.results.length) return null;
+  const n = view.seats;
+  const seats = [...Array(n).keys()];
+  const head = el("tr", {}, el("th", {}, t("allegra.scores.round")), seats.map((s) => el("th", {}, who(ctx, s))));
+  const rows = view.results.map((r) => el("tr", {}, el("th", {}, String(r.round)),
+    seats.map((s) => el("td", { class: r.trigger === s ? "al-trigger" : null },
+      String(r.points[s]), r.penalty[s] ? el("small", {}, ` (${t(`allegra.scores.${r.penalty[s]}`, { n: r.base[s] })})`) : null,
+      r.trigger === s ? el("small", {}, ` ${t("allegra.scores.ended")}`) : null))));
+  const total = el("tr", { class: "al-total" }, el("th", {}, t("allegra.scores.total")), seats.map((s) => el("td", {}, String(view.totals[s]))));
+  return el("section", { class: "card al-scores" }, el("h2", {}, t("allegra.scores.title")),
+    el("div", { class: "al-scroll" }, el("table", { class: "al-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))));
+}
+
+function finalSection(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const outcome = view.outcome;
+  if (!outcome) return null;
+  const names = [...Array(view.seats).keys()].map((s) => who(ctx, s));
+  const ranking = outcome.ranking.map((group, i) => el("li", {}, t("allegra.final.place", { place: i + 1, players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]] })));
+  return el("section", { class: "card final al-final", role: "status" },
+    el("h2", {}, t("allegra.phase.over")),
+    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
+    el("ol", { class: "al-ranking" }, ranking),
+    scoreChart(ctx, { title: t("allegra.scores.chart"), names, rounds: view.results.map((r) => r.points) }));
+}
+
+// ------------------------------------------------------------------------ entry points
+
+export function render(root, message, ctx) {
+  const { el, t } = ctx;
+  const view = message.view;
+  if (!view) { root.replaceChildren(); return; }
+  if (local.table !== message.table.id || message.version !== local.version) {
+    if (local.table !== message.table.id || view.phase !== "knock_take") local.take = null;
+    if (view.phase !== "place") local.mode = "keep";
+    if (local.table !== message.table.id) local.scroll = null;
+    local.table = message.table.id;
+    local.version = message.version;
+  }
+  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  tick(ctx);
+  const { parts, buttons } = piles(rctx, message);
+  const actions = [...buttons, ...actionPanel(rctx, message)];
+  const mine = message.seat !== null && message.to_act.includes(message.seat);
+  const round = view.rounds ? t("allegra.round", { round: view.round, total: view.rounds }) : t("allegra.round_target", { round: view.round, target: view.target_score });
+  const status = el("section", { class: "card al-status" },
+    el("span", { class: "stat", id: "al-round" }, round),
+    el("span", { class: "stat" }, t("allegra.dealer", { player: who(rctx, view.dealer) })),
+    view.trigger !== null && view.phase !== "over" ? el("span", { class: "stat warn" }, t("allegra.final_turns", { player: who(rctx, view.trigger) })) : null);
+  const dock = handDock(rctx, { label: t("allegra.dock") },
+    el("p", { class: `al-prompt${mine ? " mine" : ""}`, id: "al-prompt" }, prompt(rctx, message)),
+    parts,
+    actions.length ? el("div", { class: "actions al-actions", role: "group" }, actions) : null);
+  const table = strip(rctx, message);
+  root.replaceChildren(...[
+    finalSection(rctx, message), status, view.phase !== "over" ? dock : null,
+    table, scores(rctx, message)].filter(Boolean));
+  // the strip scrolls sideways on a phone: show your display first, then keep where you were
+  const mineBlock = table.querySelector(".al-player.mine");
+  if (local.scroll === null && mineBlock) local.scroll = Math.max(0, mineBlock.offsetLeft - table.offsetLeft - 64);
+  table.scrollLeft = local.scroll || 0;
+  table.addEventListener("scroll", () => { local.scroll = table.scrollLeft; });
+}
+
+function eventLines(ctx, event) {
+  const { t } = ctx;
+  const p = (s) => who(ctx, s);
+  switch (event.type) {
+    case "revealed": return [t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
+    case "drew": return [t("allegra.log.drew", { player: p(event.seat), value: event.value })];
+    case "took_discard": return [t("allegra.log.took_discard", { player: p(event.seat), value: event.value })];
+    case "knock_opened": return [t("allegra.log.knock_opened", { players: event.seats.map(p).join(", ") })];
+    case "knocked": return [t("allegra.log.knocked", { player: p(event.seat) })];
+    case "no_knock": return [t("allegra.log.no_knock", { player: p(event.seat) })];
+    case "knock_timeout": return event.seats.length ? [t("allegra.log.knock_timeout", { players: event.seats.map(p).join(", ") })] : [];
+    case "knock_closed": return [event.knockers.length ? t("allegra.log.knockers", { players: event.knockers.map(p).join(", ") }) : t("allegra.log.nobody_knocked")];
+    case "accepted": return [t("allegra.log.accepted", { player: p(event.seat), knocker: p(event.knocker) })];
+    case "declined": return [t("allegra.log.declined", { player: p(event.seat) })];
+    case "kept": return [t("allegra.log.kept", { player: p(event.seat), value: event.value, replaced: event.replaced })];
+    case "flipped": return [t("allegra.log.flipped", { player: p(event.seat), discarded: event.discarded, value: event.value })];
+    case "knock_placed": return [t("allegra.log.knock_placed", { player: p(event.seat), value: event.value, taken: event.taken })];
+    case "exchanged": return [t("allegra.log.exchanged", { player: p(event.seat), knocker: p(event.knocker), value: event.value, discarded: event.discarded, placed: event.placed })];
+    case "knock_no_exchange": return [t("allegra.log.knock_no_exchange", { player: p(event.seat), value: event.value })];
+    case "cleared": return [t("allegra.log.cleared", { player: p(event.seat), value: event.value })];
+    case "skipped": return [t("allegra.log.skipped", { player: p(event.seat) })];
+    case "round_ending": return [t("allegra.log.round_ending", { player: p(event.seat) })];
+    case "reshuffled": return [t("allegra.log.reshuffled", { n: event.cards })];
+    case "round_scored": return [t("allegra.log.round_scored", { round: event.round }),
+      ...event.points.map((pts, s) => t("allegra.log.player_scored", { player: p(s), n: pts, total: event.totals[s] }))];
+    case "round_started": return [t("allegra.log.round_started", { round: event.round, player: p(event.first) })];
+    case "game_over": return [t("allegra.log.game_over", { players: event.winners.map(p).join(", ") })];
+    default: return [];
+  }
+}
+
+// table.js calls this on every state message; each version's events are added once.
+export function logLines(message, ctx) {
+  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
+  if (message.history) {
+    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
+    journal.version = message.version;
+    return journal.lines;
+  }
+  if (message.version > journal.version) {
+    journal.version = message.version;
+    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
+  }
+  return journal.lines;
+}
