@@ -1,0 +1,145 @@
+"""Three Chromium pages play the start of an Allegra game through the page: everyone turns
+up two cards by tapping them, the active player takes a card from the deck, a neighbour
+knocks (the button shows the window's countdown), the third answers "no", the active player
+accepts the knocker, who places the card; the active player then takes a card from the
+knocker's display and gives one of theirs. The players are made through the API and carry
+their identity cookie; one page is a phone, which must never scroll sideways."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.api.deps import sign
+from tests.support.browser import launch_chromium
+from tests.support.client import seat_players
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = 390
+SECRET = "test-secret"  # tests.support.server.LiveServer's LUDOTECA_SECRET_KEY
+
+
+def version(page) -> str:
+    return page.locator("#seats h2").inner_text()
+
+
+def click(page, locator, pages) -> None:
+    """Click, then wait until every page shows the next table version."""
+    before = version(page)
+    locator.click()
+    for other in pages:
+        other.wait_for_function(
+            "(before) => document.querySelector('#seats h2').innerText !== before",
+            arg=before, timeout=10_000)
+
+
+def skip_clears(page, pages) -> None:
+    while page.locator("#game button[data-action=skip_clear]").count():
+        click(page, page.locator("#game button[data-action=skip_clear]"), pages)
+
+
+def check_page(page, phone: bool) -> None:
+    text = page.inner_text("body")
+    assert "undefined" not in text and "null" not in text, text
+    assert "allegra." not in text, "a catalogue key was shown instead of its text"
+    if phone:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE, f"the phone layout scrolls sideways ({width}px)"
+
+
+def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
+    base = shared_server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    players, table, _ = seat_players(base, "allegra", 3, {"knock_seconds": 30})
+    assert players[0].start(table["id"]).status_code == 200
+    with launch_chromium() as browser:
+        pages, errors = [], []
+        for i, player in enumerate(players):
+            phone = i == 1
+            size = {"width": PHONE, "height": 844} if phone else {"width": 1280, "height": 860}
+            context = browser.new_context(
+                viewport=size, locale="en-US" if phone else "es-ES", is_mobile=phone,
+                has_touch=phone)
+            context.add_cookies([{"name": "ludoteca_player", "url": base,
+                                  "value": sign(player.token, SECRET)}])
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{base}/tables/{table['id']}")
+            pages.append(page)
+        for page in pages:
+            page.wait_for_selector(".al-strip")
+            # three grids, each with its right column shared (violet), plus the wrap copy
+            assert page.locator(".al-player").count() == 3
+            assert page.locator(".al-col.shared").count() == 4
+            assert page.locator(".al-col.my-display").count() == 5  # 4 own + the neighbour's
+            assert page.locator("svg.ucard.back").count() >= 36
+        assert "Ronda 1 de 3" in pages[0].locator("#al-round").inner_text()
+        assert "Round 1 of 3" in pages[1].locator("#al-round").inner_text()
+        check_page(pages[1], phone=True)
+
+        # everyone turns up two cards of their display by tapping them
+        for page in pages:
+            for _ in range(2):
+                target = page.locator("#game button.al-target").first
+                label = target.get_attribute("aria-label")
+                click(page, target, pages)
+                assert label and page.locator(f"[aria-label='{label}']").count() == 0
+        assert pages[0].locator("svg.ucard:not(.back)").count() >= 6 + 1  # + the discard
+
+        active = next(i for i, p in enumerate(pages)
+                      if p.locator("#game button[data-action=draw]").count())
+        knocker, third = (active + 1) % 3, (active + 2) % 3
+        act, knock_page, third_page = pages[active], pages[knocker], pages[third]
+        click(act, act.locator("#game button[data-action=draw]"), pages)
+
+        # the drawn card is shown to all; the others get the knock button with a countdown
+        drawn = {p.locator("#al-hand svg").get_attribute("aria-label").rsplit(" ", 1)[1]
+                 for p in pages}
+        assert len(drawn) == 1 and re.fullmatch(r"-?\d+", drawn.pop())
+        assert act.locator("#game button[data-action=knock]").count() == 0
+        knock = knock_page.locator("#game button[data-action=knock]")
+        knock_page.wait_for_function(
+            "() => /\\d+ s/.test(document.querySelector('.al-countdown').textContent)")
+        seconds = int(re.search(r"(\d+) s", knock.inner_text()).group(1))
+        assert 20 <= seconds <= 30
+        knock_page.screenshot(path=str(ARTIFACTS / f"allegra-knock-{knocker}.png"), full_page=True)
+        click(knock_page, knock, pages)
+        click(third_page, third_page.locator("#game button[data-action=no_knock]"), pages)
+
+        # the active player chooses among the knockers (one here) or declines
+        accept = act.locator(f"#game button[data-action=accept][data-knocker='{knocker}']")
+        assert f"P{knocker}" in accept.inner_text()  # seat_players names them P0, P1, P2
+        assert act.locator("#game button[data-action=decline]").count() == 1
+        act.screenshot(path=str(ARTIFACTS / "allegra-accept.png"), full_page=True)
+        click(act, accept, pages)
+
+        # a. the knocker places the card in their display; the card there goes to their hand
+        click(knock_page, knock_page.locator("#game button.al-target").first, pages)
+        skip_clears(knock_page, pages)
+        # b-c. the active player takes a card of the knocker's display, then gives one of theirs
+        take = act.locator(f"#game button.al-target[data-owner='{knocker}']").first
+        take.click()
+        act.wait_for_selector("#game .al-cell.picked")
+        click(act, act.locator("#game button.al-target").first, pages)
+        skip_clears(act, pages)
+
+        log = pages[0].locator("#log").inner_text()
+        assert "hace toc toc" in log and "da la carta a" in log and "se lleva un" in log, log
+        assert "knocks!" in pages[1].locator("#log").inner_text()
+        assert pages[knocker].locator("#game button[data-action=knock]").count() == 0
+        # the turn has passed on to the player after the active one
+        assert act.locator("#banner.mine").count() == 0
+        for i, page in enumerate(pages):
+            check_page(page, phone=i == 1)
+        pages[1].screenshot(path=str(ARTIFACTS / "allegra-phone-after-knock.png"), full_page=True)
+        pages[0].screenshot(path=str(ARTIFACTS / "allegra-desk-after-knock.png"), full_page=True)
+
+        rules = pages[1].context.new_page()
+        rules.goto(base + "/rules/allegra")
+        assert "-7" in rules.inner_text("main") and "a. " in rules.inner_text("main")
+        check_page(rules, phone=True)
+        assert not errors, errors
