@@ -1,0 +1,173 @@
+"""Three Chromium pages play a round of Block and Guess: the host creates a 3-seat table in the
+lobby, two guests join by the invite link (one on a phone), the builders draft blocks with
+the pool buttons, the host drags a block onto the board with the mouse and turns it (the
+guesser's page shows the drag live and the result), both builds are finished and submitted,
+the guesser asks where the front is, the builder marks it, and the guesser guesses both builds.
+Targets show on the builders' pages only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = 390
+
+
+def version(page) -> str:
+    return page.locator("#seats h2").inner_text()
+
+
+def act(page, locator) -> None:
+    """Click and wait for the next table version on this page."""
+    before = version(page)
+    locator.click()
+    page.wait_for_function("(before) => document.querySelector('#seats h2').innerText !== before",
+                           arg=before, timeout=10_000)
+
+
+def check_page(page, phone: bool) -> None:
+    text = page.inner_text("body")
+    assert "null" not in text and "undefined" not in text, text
+    assert "block-and-guess." not in text, "a catalogue key was shown instead of its text"
+    if phone:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE, f"the phone layout scrolls sideways ({width}px)"
+
+
+def join(page, invite: str, name: str) -> None:
+    page.goto(invite)
+    page.fill("#name", name)
+    page.click("form[action='/session'] button")
+    page.wait_for_selector("text=Sit here")
+    page.click("text=Sit here")
+
+
+def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
+    base = shared_server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    with launch_chromium() as browser:
+        contexts = [
+            browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES"),
+            browser.new_context(viewport={"width": PHONE, "height": 844}, locale="en-US",
+                                is_mobile=True, has_touch=True),
+            browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US"),
+        ]
+        host, phone, guesser = (c.new_page() for c in contexts)
+        errors: list[str] = []
+        for p in (host, phone, guesser):
+            p.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        host.goto(base + "/")
+        host.fill("#name", "Ana")
+        host.click("form[action='/session'] button")
+        host.wait_for_selector("text=Hola, Ana")
+        host.select_option("#game-select", "block-and-guess")
+        host.select_option("#seats-select", "3")
+        host.select_option("select[name=first_seat]", "0")  # Ana and Beto build first
+        host.click("#create-table button[type=submit]")
+        host.wait_for_url("**/tables/*")
+        invite = host.locator("#invite-url").input_value()
+        join(phone, invite, "Beto")
+        join(guesser, invite, "Cleo")
+        host.wait_for_selector("#start-button:not([disabled])")
+        host.click("#start-button")
+        for p in (host, phone, guesser):
+            p.wait_for_selector(".bg-clue")
+            assert p.locator(".bg-board").count() == 2
+        assert "Ronda 1 de 6" in host.locator(".bg-round").inner_text()
+        assert "no bots" in guesser.locator(".bg-no-bots").inner_text()
+        # the builders know the objects, the guesser does not
+        assert host.locator(".bg-target").count() >= 1
+        assert phone.locator(".bg-target").count() >= 1
+        assert guesser.locator(".bg-target").count() == 0
+        check_page(phone, phone=True)
+
+        # the draft: whoever has enabled pool buttons chooses for the other builder
+        for _ in range(12):
+            if host.locator(".bg-draft").count() == 0:
+                break
+            for p in (host, phone):
+                enabled = p.locator(".bg-pool-block:not([disabled])")
+                if enabled.count():
+                    act(p, enabled.first)
+                    break
+            host.wait_for_timeout(100)
+        host.wait_for_selector("#my-hand .bg-tray-block")
+        card = int(re.search(r"(\d+)", host.locator(".bg-construction strong").inner_text())[1])
+        host.screenshot(path=str(ARTIFACTS / "block-and-guess-host-build.png"), full_page=True)
+
+        # Ana drags her first block onto the board with the mouse
+        tray = host.locator("#my-hand .bg-tray-block").first
+        block = tray.get_attribute("data-block")
+        tray.scroll_into_view_if_needed()
+        box = tray.bounding_box()
+        host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        host.mouse.down()
+        board = host.locator("#bg-board-0")
+        board.scroll_into_view_if_needed()
+        target = board.bounding_box()
+        x, y = target["x"] + target["width"] * 0.3, target["y"] + target["height"] * 0.5
+        host.mouse.move(x, y, steps=12)
+        host.wait_for_timeout(150)
+        host.mouse.move(x + 10, y, steps=4)
+        # the guesser watches the block move before it is dropped
+        guesser.wait_for_selector(f"#bg-board-0 .bg-live[data-block='{block}']", timeout=5000)
+        before = version(host)
+        host.mouse.up()
+        host.wait_for_function("(b) => document.querySelector('#seats h2').innerText !== b",
+                               arg=before, timeout=10_000)
+        placed = guesser.locator(f"#bg-board-0 [data-block='{block}']:not(.bg-live)")
+        placed.wait_for()
+        assert "rotate(0)" in placed.get_attribute("transform")
+        if card != 4:  # card 4: no rotation this round
+            act(host, host.locator("[data-focus-key=rotate-right]"))
+            guesser.wait_for_function(
+                "(b) => !document.querySelector(`#bg-board-0 [data-block='${b}']`)"
+                ".getAttribute('transform').includes('rotate(0)')", arg=block)
+        # start again from the tray: each press places a block where the server suggests
+        act(host, host.locator("[data-focus-key=remove]"))
+        for p in (host, phone):
+            for _ in range(6):
+                items = p.locator("#my-hand .bg-tray-block")
+                if not items.count():
+                    break
+                act(p, items.first)
+            p.wait_for_selector(".bg-build.mine .bg-valid")
+            check_page(p, phone=p is phone)
+            act(p, p.locator("[data-focus-key=submit]"))
+        guesser.wait_for_selector(".bg-guess-panel")
+        assert guesser.locator(".bg-guess-panel").count() == 2
+        check_page(guesser, phone=False)
+        guesser.screenshot(path=str(ARTIFACTS / "block-and-guess-guesser.png"), full_page=True)
+        phone.screenshot(path=str(ARTIFACTS / "block-and-guess-phone.png"), full_page=True)
+
+        # "which side is the front?" and Beto's answer
+        act(guesser, guesser.locator("[data-focus-key=ask-1]"))
+        phone.wait_for_selector(".bg-question")
+        act(phone, phone.locator("[data-focus-key=front-left]"))
+        guesser.wait_for_selector("#bg-board-1 .bg-front")
+        assert "left" in guesser.locator("#bg-board-1 .bg-front").text_content()
+
+        # one guess for each build: the first object still open
+        for builder in (0, 1):
+            act(guesser, guesser.locator(f"[data-focus-key^='guess-{builder}-']").first)
+        host.wait_for_function("document.querySelector('#log').innerText.includes('acierta')"
+                               " || document.querySelector('#log').innerText.includes('falla')")
+        assert guesser.locator(".bg-guess-panel").count() == 0
+        text = guesser.inner_text("#log")
+        assert "Cleo" in text and ("right" in text or "wrong" in text)
+        check_page(phone, phone=True)
+        rules = contexts[1].new_page()
+        rules.goto(base + "/rules/block-and-guess")
+        assert "no bots" in rules.inner_text("main")
+        check_page(rules, phone=True)
+        assert not errors, errors
+        for c in contexts:
+            c.close()
