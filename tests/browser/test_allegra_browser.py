@@ -42,6 +42,24 @@ def skip_clears(page, pages) -> None:
         click(page, page.locator("#game button[data-action=skip_clear]"), pages)
 
 
+def play_one(page, pages) -> bool:
+    """One step of a cautious player on this page, if it has something to do."""
+    game = page.locator("#game")
+    for action in ("skip_clear", "no_knock", "decline", "take_discard", "draw"):
+        button = game.locator(f"button[data-action={action}]")
+        if button.count():
+            click(page, button.first, pages)
+            return True
+    flip = game.locator("button[data-mode=flip]")
+    if flip.count():
+        if flip.get_attribute("aria-pressed") != "true":
+            flip.click()
+            page.wait_for_selector("button[data-mode=flip][aria-pressed=true]")
+        click(page, game.locator("button.al-target").first, pages)
+        return True
+    return False
+
+
 def check_page(page, phone: bool) -> None:
     text = page.inner_text("body")
     assert "undefined" not in text and "null" not in text, text
@@ -54,7 +72,7 @@ def check_page(page, phone: bool) -> None:
 def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
     base = shared_server.url
     ARTIFACTS.mkdir(exist_ok=True)
-    players, table, _ = seat_players(base, "allegra", 3, {"knock_seconds": 30})
+    players, table, _ = seat_players(base, "allegra", 3, {"knock_seconds": 30, "rounds": 1})
     assert players[0].start(table["id"]).status_code == 200
     with launch_chromium() as browser:
         pages, errors = [], []
@@ -77,8 +95,8 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
             assert page.locator(".al-col.shared").count() == 4
             assert page.locator(".al-col.my-display").count() == 5  # 4 own + the neighbour's
             assert page.locator("svg.ucard.back").count() >= 36
-        assert "Ronda 1 de 3" in pages[0].locator("#al-round").inner_text()
-        assert "Round 1 of 3" in pages[1].locator("#al-round").inner_text()
+        assert "Ronda 1 de 1" in pages[0].locator("#al-round").inner_text()
+        assert "Round 1 of 1" in pages[1].locator("#al-round").inner_text()
         check_page(pages[1], phone=True)
 
         # everyone turns up two cards of their display by tapping them
@@ -137,6 +155,26 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
             check_page(page, phone=i == 1)
         pages[1].screenshot(path=str(ARTIFACTS / "allegra-phone-after-knock.png"), full_page=True)
         pages[0].screenshot(path=str(ARTIFACTS / "allegra-desk-after-knock.png"), full_page=True)
+
+        # play the round out: take the discard, discard it and turn a card up; no knocks
+        for _ in range(400):
+            if all(p.locator(".al-final").count() for p in pages):
+                break
+            if not any(play_one(p, pages) for p in pages):
+                pages[0].wait_for_timeout(50)
+        else:
+            raise AssertionError("the round did not end")
+        for i, page in enumerate(pages):
+            assert page.locator(".al-ranking li").count() >= 1
+            assert page.locator(".al-score-table tbody tr").count() == 2  # round 1 + total
+            assert page.locator(".score-chart svg").count() >= 1
+            assert page.locator("svg.ucard.back").count() == 0  # all cards turned up
+            assert page.locator("#game button").count() == 0
+            check_page(page, phone=i == 1)
+        assert "Gana" in pages[0].locator(".al-final").inner_text() or \
+            "Empate" in pages[0].locator(".al-final").inner_text()
+        pages[1].screenshot(path=str(ARTIFACTS / "allegra-phone-final.png"), full_page=True)
+        pages[0].screenshot(path=str(ARTIFACTS / "allegra-desk-final.png"), full_page=True)
 
         rules = pages[1].context.new_page()
         rules.goto(base + "/rules/allegra")

@@ -62,7 +62,7 @@ async def play_paced(clients: list[SeatClient], rng: random.Random,
     raise AssertionError("the game did not finish")
 
 
-@pytest.mark.parametrize("seats,options", [(2, {}), (3, {}), (6, {"rounds": 2})])
+@pytest.mark.parametrize("seats,options", [(2, {}), (3, {}), (6, {})])
 async def test_complete_games_with_knocks_are_stored_and_replayable(shared_server, seats: int,
                                                                     options: dict) -> None:
     server = shared_server

@@ -290,7 +290,7 @@ function finalSection(ctx, message) {
   const outcome = view.outcome;
   if (!outcome) return null;
   const names = [...Array(view.seats).keys()].map((s) => who(ctx, s));
-  const ranking = outcome.ranking.map((group, i) => el("li", {}, t("allegra.final.place", { place: i + 1, players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]] })));
+  const ranking = outcome.ranking.map((group) => el("li", {}, t("allegra.final.place", { players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]] })));
   return el("section", { class: "card final al-final", role: "status" },
     el("h2", {}, t("allegra.phase.over")),
     el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
