@@ -30,8 +30,8 @@ Rulings made here (besides those in RULES.md, all shown on the rules page):
 
 - Lines offered after an action are every line of the acting seat's display at that moment,
   including one it declined before or that a neighbour's move completed.
-- The card the exchanged-out card of a turn goes to the discard pile at the end of the turn,
-  after any cleared cards ("al final de su turno"); a discarded drawn card goes at once.
+- The card a turn exchanges out of the active display goes to the discard pile at the end of
+  the turn, after any cleared cards ("al final de su turno"); a discarded drawn card goes at once.
 - The card a knocker takes into hand (step a) is shown to everyone: it will lie face up at
   step c anyway. If the active player cannot take a card at step b (only possible when the
   one card left in R's display is also the only card left in theirs) that card is

@@ -41,6 +41,15 @@ def test_display_of_15_is_the_left_neighbours_right_column_then_your_own_12() ->
             assert owners == {seat: 12, (seat + 1) % seats: 3}
 
 
+def test_the_rulebook_example_a_plays_b_s_right_column_and_d_plays_a_s() -> None:
+    a, b, d = 0, 1, 3  # four players: B sits to A's left, D to A's right
+    assert [slot_at(4, a, P(r, 0)) for r in range(3)] == [(b, 3), (b, 7), (b, 11)]
+    assert [slot_at(4, d, P(r, 0)) for r in range(3)] == [(a, 3), (a, 7), (a, 11)]
+    # A keeps the 3x3 between the shared columns for themself alone
+    for index in (0, 1, 2, 4, 5, 6, 8, 9, 10):
+        assert [seat for seat, _ in positions_of(4, (a, index))] == [a]
+
+
 def test_with_two_players_each_shares_a_column_with_the_other() -> None:
     assert [slot_at(2, 0, P(r, 0)) for r in range(3)] == [(1, 3), (1, 7), (1, 11)]
     assert [slot_at(2, 1, P(r, 0)) for r in range(3)] == [(0, 3), (0, 7), (0, 11)]
