@@ -12,6 +12,7 @@ import hmac
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from app.api.security import IDENTITY_COOKIE
@@ -76,7 +77,15 @@ async def optional_player(request: Request) -> Player | None:
     return await identify(request)
 
 
-async def required_player(request: Request) -> Player:
+# declares the bearer scheme in the OpenAPI document (Swagger UI's "Authorize" button); the
+# token itself is read by identify(), which also knows the browser's cookie
+bearer = HTTPBearer(auto_error=False, scheme_name="bearer",
+                    description="the token from POST /api/players")
+
+
+async def required_player(
+        request: Request,
+        _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Player:
     player = await identify(request)
     if player is None:
         raise AppError("unauthenticated",
