@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from app.games.allegra.data import KNOCK_MIN_CARDS
@@ -108,13 +108,17 @@ STATE_FIELDS = tuple(f.name for f in fields(AllegraState))
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-shaped data, faster than ``copy.deepcopy``."""
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return [copy_json(v) if isinstance(v, (list, dict)) else v for v in value]
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: copy_json(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value
 
 
 def clone(state: AllegraState) -> AllegraState:
     """A copy ``apply`` may change; scored rounds are never changed in place, so shared."""
-    data = {f: getattr(state, f) for f in STATE_FIELDS if f != "results"}
-    return AllegraState(**copy_json(data), results=list(state.results))
+    return replace(
+        state, options=dict(state.options), values=list(state.values), deck=list(state.deck),
+        discard=list(state.discard), grid=[list(g) for g in state.grid],
+        up=[list(u) for u in state.up], reveals=list(state.reveals),
+        eligible=list(state.eligible), knocked=list(state.knocked), passed=list(state.passed),
+        knockers=list(state.knockers), done=list(state.done), results=list(state.results))
