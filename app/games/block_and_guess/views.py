@@ -80,7 +80,7 @@ def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
         "results": [dict(r, points=list(r["points"]),
                          builds=[dict(b, name=dict(b["name"])) for b in r["builds"]])
                     for r in s["results"]],
-        "waiting_for": sorted(engine.waiting_for(s)),
+        "holding_up": sorted(engine.holding_up(s)),
         "board": {"w": geo.BOARD_W, "h": geo.BOARD_H, "angle_step": geo.ANGLE_STEP,
                   "touch": geo.TOUCH, "rotation": card != 4},
         "block_types": block_types(),

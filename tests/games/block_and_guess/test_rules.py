@@ -238,7 +238,7 @@ def test_which_side_is_the_front() -> None:
     with pytest.raises(IllegalAction):
         act(s, 0, {"type": "mark_front", "side": "left"})
     s, _ = act(s, 2, {"type": "ask_front", "build": 0})
-    assert 0 in E.to_act(s) and 0 not in E.waiting_for(s)
+    assert 0 in E.to_act(s) and 0 not in E.holding_up(s)
     assert E.legal_actions(s, 0) == [{"type": "mark_front", "side": "left"},
                                      {"type": "mark_front", "side": "right"}]
     with pytest.raises(IllegalAction) as err:
