@@ -102,6 +102,9 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
         host.wait_for_selector("#my-hand .bg-tray-block")
         card = int(re.search(r"(\d+)", host.locator(".bg-construction strong").inner_text())[1])
         host.screenshot(path=str(ARTIFACTS / "block-and-guess-host-build.png"), full_page=True)
+        phone.wait_for_selector("#my-hand .bg-tray-block")
+        check_page(phone, phone=True)
+        phone.screenshot(path=str(ARTIFACTS / "block-and-guess-phone-build.png"))
 
         # Ana drags her first block onto the board with the mouse
         tray = host.locator("#my-hand .bg-tray-block").first

@@ -126,7 +126,9 @@ function buildsSection(ctx, message) {
   const me = message.seat;
   const building = isBuilding(view, me);
   const mode = view.construction ? view.construction.mode : null;
-  return el("div", { class: "bg-builds" }, view.builds.map((build) => {
+  // your own build first (on a phone it is the one right above your tray)
+  const order = [...view.builds].sort((a, b) => (b.builder === me) - (a.builder === me));
+  return el("div", { class: "bg-builds" }, order.map((build) => {
     const mine = building && build.builder === me;
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
     const board = boardSvg(ctx, view, build, {
