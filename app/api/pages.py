@@ -67,6 +67,8 @@ def error_page(request: Request, status: int, key: str | None = None,
     else ``message``."""
     lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
     text = translate(lang, key) if key and key in catalogue(lang) else message
+    if request.method != "GET":  # the language links must not lead back to a POST-only path
+        context.setdefault("here", context.get("back") or "/")
     response = render(request, "error.html", None, heading=translate(lang, "error.title"),
                       message=text, **context)
     response.status_code = status

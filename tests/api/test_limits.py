@@ -79,6 +79,7 @@ def test_a_name_of_spaces_in_the_form_gets_a_translated_message(base: str, lang:
     # the form is there again, still going back to where the player was
     assert 'action="/session"' in r.text and 'name="next" value="/tables/abc"' in r.text
     assert 'aria-invalid="true"' in r.text
+    assert "/lang/" in r.text and "next=/session" not in r.text
 
 
 def test_a_long_name_in_the_form_is_refused_and_shown_escaped(base: str) -> None:
