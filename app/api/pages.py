@@ -29,8 +29,10 @@ templates = Jinja2Templates(directory=str(ROOT / "templates"))
 
 
 def _safe_next(target: str | None) -> str:
-    """Only same-site paths: never redirect to another host."""
-    if not target or not target.startswith("/") or target.startswith("//"):
+    """Only same-site paths: never redirect to another host. Browsers read "/\\host" and
+    "/<tab>/host" as "//host", so backslashes, spaces and control characters are refused."""
+    if (not target or not target.startswith("/") or target.startswith("//")
+            or any(ch == "\\" or ord(ch) <= 32 or ord(ch) == 127 for ch in target)):
         return "/"
     return target
 

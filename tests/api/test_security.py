@@ -312,3 +312,14 @@ async def test_a_token_in_the_url_is_refused_and_never_logged(shared_server) -> 
     assert f"/ws/tables/{table['id']}" in log  # the access log is on...
     clean = log.replace(f"token={player.token}", "")  # ...the refused attempts aside
     assert player.token not in clean
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "/\\evil.example/", "/\t/evil.example",
+                                    "/\n/evil.example", "http://evil.example/", "/ /evil"])
+def test_redirects_after_the_forms_stay_on_this_site(base: str, target: str) -> None:
+    r = httpx.post(base + "/session", data={"name": "Ana", "next": target}, timeout=10)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    r = httpx.get(base + "/lang/en", params={"next": target}, timeout=10)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    r = httpx.get(base + "/lang/en", params={"next": "/tables/x?y=1"}, timeout=10)
+    assert r.headers["location"] == "/tables/x?y=1"
