@@ -19,7 +19,7 @@ from starlette.routing import Match
 
 from app.api import lobby, matches, metrics, pages, players, ws
 from app.api.schemas import complete_error_responses
-from app.api.security import SecurityMiddleware, wants_html
+from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import ROOT, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
@@ -76,6 +76,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         redoc_url=None,
     )
     app.add_middleware(SecurityMiddleware)
+    redact_access_log()
     generate_openapi = app.openapi
 
     def openapi() -> dict:

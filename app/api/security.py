@@ -13,6 +13,8 @@ cookie is ``SameSite=Lax`` on top of that.
 
 from __future__ import annotations
 
+import logging
+import re
 from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
@@ -137,3 +139,25 @@ class SecurityMiddleware:
 
             return error_page(Request(scope, receive), 403, "error.csrf")
         return JSONResponse({"code": "csrf", "message": message}, status_code=403)
+
+
+class RedactSecrets(logging.Filter):
+    """Keeps capabilities out of the access log: invite tokens in ``/join/<token>`` links
+    and ``?invite=``, and any ``?token=`` a script still sends (refused, but logged)."""
+
+    PATTERN = re.compile(r"(/join/|[?&](?:invite|token)=)[^?&#\s\"]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(self.PATTERN.sub(r"\1…", a) if isinstance(a, str) else a
+                                for a in record.args)
+        return True
+
+
+def redact_access_log() -> None:
+    """Install ``RedactSecrets`` (once) on uvicorn's access log, and on its error log, where
+    accepted WebSockets are logged with their query string."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
