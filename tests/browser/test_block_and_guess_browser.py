@@ -7,12 +7,16 @@ Targets show on the builders' pages only."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.integration.test_block_and_guess_live import play_to_end
 from tests.support.browser import launch_chromium
+from tests.support.client import SeatClient, seat_players
 
 pytestmark = pytest.mark.browser
 
@@ -174,3 +178,40 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
         assert not errors, errors
         for c in contexts:
             c.close()
+
+
+def test_a_finished_game_shows_results_and_the_chart(shared_server) -> None:
+    """Four players finish a game over WebSockets; a fifth person opens the table page."""
+    players, table, _ = seat_players(shared_server.url, "block-and-guess", 4)
+
+    async def play() -> dict:
+        clients = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
+        for c in clients:
+            await c.open()
+        assert players[0].start(table["id"]).status_code == 200
+        for c in clients:
+            await c.wait_status("playing")
+        final = await play_to_end(clients, random.Random(3))
+        for c in clients:
+            await c.close()
+        return final
+
+    final = asyncio.run(play())
+    rounds = len(final["view"]["results"])
+    with launch_chromium() as browser:
+        context = browser.new_context(viewport={"width": PHONE, "height": 844}, locale="en-US")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{shared_server.url}/tables/{table['id']}")
+        page.fill("#name", "Zoe")
+        page.click("form[action='/session'] button")
+        page.wait_for_selector(".bg-final")
+        assert "Winners" in page.locator(".bg-final .verdict").inner_text()
+        assert page.locator(".bg-final .score-chart").count() == 1
+        assert page.locator(".bg-results > ol > li").count() == rounds
+        assert page.locator("#game button").count() == 0
+        check_page(page, phone=True)
+        page.screenshot(path=str(ARTIFACTS / "block-and-guess-final-phone.png"), full_page=True)
+        assert not errors, errors
+        context.close()

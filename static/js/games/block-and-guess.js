@@ -250,7 +250,7 @@ function resultsSection(ctx, view) {
   return el("section", { class: "card bg-results" },
     el("h2", {}, t(`${P}.label.results`)),
     el("ol", {}, view.results.map((r) => el("li", {},
-      el("strong", {}, `${t(`${P}.label.round`, { round: r.round, total: view.rounds })} · ${t(`${P}.card.title`, { n: r.card })}`),
+      el("strong", {}, `${r.round > view.rounds ? t(`${P}.label.tiebreak`, { round: r.round }) : t(`${P}.label.round`, { round: r.round, total: view.rounds })} · ${t(`${P}.card.title`, { n: r.card })}`),
       el("ul", {}, r.builds.map((b) => el("li", {},
         `${t(`${P}.label.board_of`, { player: ctx.seatName(b.builder) })}: ${b.target}. ${named(b.name)} — ${t(`${P}.label.result.${b.result}`)}`)))))));
 }
