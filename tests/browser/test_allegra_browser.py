@@ -99,9 +99,18 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
         assert "Round 1 of 1" in pages[1].locator("#al-round").inner_text()
         check_page(pages[1], phone=True)
 
-        # everyone turns up two cards of their display by tapping them
+        # the first card by keyboard: focus a card of your display, press Enter
+        first = pages[0].locator("#game button.al-target").first
+        first.focus()
+        before = version(pages[0])
+        pages[0].keyboard.press("Enter")
+        pages[0].wait_for_function(
+            "(before) => document.querySelector('#seats h2').innerText !== before",
+            arg=before, timeout=10_000)
+        assert pages[0].locator("#game button.al-target").count() == 14
+        # everyone turns up their (other) cards by tapping them
         for page in pages:
-            for _ in range(2):
+            for _ in range(1 if page is pages[0] else 2):
                 target = page.locator("#game button.al-target").first
                 label = target.get_attribute("aria-label")
                 click(page, target, pages)
