@@ -65,6 +65,14 @@ def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
         draft = {"picker": picker, "to": to,
                  "left": len(s["draft"]["steps"]) - s["draft"]["index"]}
     card = s["card"]
+    mine = next((x for x in s["builds"] if x["builder"] == me), None)
+    continuous = None
+    if s["phase"] == "build" and mine is not None and mine["in_play"] and not mine["submitted"]:
+        # the continuous action a builder may send beyond the concrete legal_actions
+        continuous = {"type": "place", "block": list(mine["held"]),
+                      "x": [0, geo.BOARD_W], "y": [0, geo.BOARD_H],
+                      "angle": {"step": geo.ANGLE_STEP, "max": 0 if card == 4 else 345},
+                      "flip": [False, True], "live": "ephemeral"}
     return {
         "game": engine.id, "seats": s["seats"], "me": me, "options": dict(s["options"]),
         "phase": s["phase"], "stage": s["stage"], "round": s["round"], "rounds": s["rounds"],
@@ -84,5 +92,6 @@ def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
         "board": {"w": geo.BOARD_W, "h": geo.BOARD_H, "angle_step": geo.ANGLE_STEP,
                   "touch": geo.TOUCH, "rotation": card != 4},
         "block_types": block_types(),
+        "continuous": continuous,
         "clue_cards": len(s["clue_deck"]),
     }

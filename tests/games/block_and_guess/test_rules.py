@@ -303,6 +303,8 @@ def test_card_4_refuses_rotations() -> None:
     assert err.value.code == "no_rotation"
     act(s, 0, _place(block, 200, 200, flip=True))
     assert E.view(s, 0)["board"]["rotation"] is False
+    assert E.view(s, 0)["continuous"]["angle"] == {"step": 15, "max": 0}
+    assert E.view(s, 2)["continuous"] is None
     assert E.view(s, 0)["construction"]["mode"] == "no_rotation"
 
 
