@@ -18,7 +18,6 @@ from tests.games.block_and_guess.helpers import (
     fresh,
     guess,
     play_round,
-    set_card,
 )
 
 # ------------------------------------------------------------------ roles and rounds
@@ -380,8 +379,11 @@ def test_rulebook_example_trumpet_and_fountain() -> None:
 
 
 def test_same_number_same_object() -> None:
+    """Both builders drew the same number: both build the same object, and both are right."""
     s = fresh(4, first=0, targets=(6, 6))
-    view = E.view(s, 1)
-    assert [b["target"] for b in view["builds"]] == [6, 6]
-    set_card(s, 2)
-    assert s["card"] == 2
+    assert [b["target"] for b in E.view(s, 1)["builds"]] == [6, 6]
+    assert [b["target"] for b in E.view(s, 2)["builds"]] == [None, None]
+    s = build_all(draft_all(s))
+    s, _ = act(s, 2, {"type": "guess", "build": 0, "object": 6})
+    s, _ = act(s, 3, {"type": "guess", "build": 1, "object": 6})
+    assert s["points"] == [2, 2] and s["round"] == 2
