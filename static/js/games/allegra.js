@@ -281,7 +281,21 @@ function scores(ctx, message) {
       r.trigger === s ? el("small", {}, ` ${t("allegra.scores.ended")}`) : null))));
   const total = el("tr", { class: "al-total" }, el("th", {}, t("allegra.scores.total")), seats.map((s) => el("td", {}, String(view.totals[s]))));
   return el("section", { class: "card al-scores" }, el("h2", {}, t("allegra.scores.title")),
-    el("div", { class: "al-scroll" }, el("table", { class: "al-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))));
+    el("div", { class: "al-scroll" }, el("table", { class: "al-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))),
+    lastRound(ctx, view));
+}
+
+// the grids as they lay when the last round ended, every card turned up
+function lastRound(ctx, view) {
+  const { el, t } = ctx;
+  const last = view.last_round;
+  if (!last) return null;
+  const grids = last.grids.map((grid, seat) => el("figure", { class: "al-last-grid" },
+    el("figcaption", {}, t("allegra.scores.display", { player: who(ctx, seat), n: last.cards[seat] })),
+    el("div", { class: "al-mini" }, grid.map((v, i) => el("span", { class: `al-mini-cell${i % 4 === 3 ? " shared" : ""}` },
+      v === null ? "·" : String(v))))));
+  return el("details", { class: "al-last", dataset: { focusKey: "last-round" } },
+    el("summary", {}, t("allegra.scores.last", { round: last.round })), el("div", { class: "al-last-grids" }, grids));
 }
 
 function finalSection(ctx, message) {
