@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.games.ajolocracia import ENGINE as AJOLOCRACIA
+from app.games.alebrijes import ENGINE as ALEBRIJES
 from app.games.allegra import ENGINE as ALLEGRA
 from app.games.base import Engine
 from app.games.block_and_guess import ENGINE as BLOCK_AND_GUESS
@@ -10,7 +11,8 @@ from app.games.hanabi import ENGINE as HANABI
 from app.games.ikebana import ENGINE as IKEBANA
 
 ENGINES: dict[str, Engine] = {
-    engine.id: engine for engine in (HANABI, IKEBANA, AJOLOCRACIA, BLOCK_AND_GUESS, ALLEGRA)
+    engine.id: engine for engine in (HANABI, IKEBANA, AJOLOCRACIA, BLOCK_AND_GUESS, ALLEGRA,
+                                  ALEBRIJES)
 }
 
 
