@@ -107,6 +107,24 @@ class SeatClient:
         await self.send({"type": "action", "action": action,
                          "version": self.state["version"] if version is None else version})
 
+    async def act_until_accepted(self, action: dict[str, Any], timeout: float = 10) -> None:
+        """Send a legal action; when the server drops it for going over the message rate (a
+        script playing flat out does), wait a moment and send it again."""
+        assert self.state is not None
+        target = self.state["version"] + 1
+        for _ in range(40):
+            await self.act(action)
+            while True:
+                message = await self.recv(timeout)
+                if message["type"] == "state" and message["version"] >= target:
+                    return
+                if message["type"] == "error":
+                    break
+            if message["code"] != "rate_limited":
+                raise AssertionError(f"{action} refused: {message}")
+            await asyncio.sleep(0.5)
+        raise AssertionError(f"{action} kept being rate-limited")
+
     def my_turn(self) -> bool:
         return bool(self.state and self.state["seat"] in self.state["to_act"])
 
@@ -153,6 +171,6 @@ async def play_to_end(clients: list[SeatClient], rng: random.Random,
                 await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in clients))
             continue
         mover = rng.choice(movers)
-        await mover.act(rng.choice(mover.state["legal_actions"]))
+        await mover.act_until_accepted(rng.choice(mover.state["legal_actions"]))
         await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in clients))
     raise AssertionError("the game did not finish")
