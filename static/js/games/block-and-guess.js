@@ -345,6 +345,8 @@ function onUp() {
   ui.selected = d.block;
   if (d.inside && ui.ctx) {
     ui.ctx.send({ type: "place", block: d.block, x: round(d.x), y: round(d.y), angle: d.angle, flip: d.flip });
+  } else if (!d.fromTray && ui.ctx) { // dropped off the board: the watchers see it go back
+    ui.ctx.sendEphemeral({ block: d.block, x: round(d.ox), y: round(d.oy), angle: d.angle, flip: d.flip });
   }
   rerender();
 }
