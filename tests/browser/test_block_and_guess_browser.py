@@ -125,7 +125,7 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
         host.wait_for_timeout(150)
         host.mouse.move(x + 10, y, steps=4)
         # the guesser watches the block move before it is dropped
-        guesser.wait_for_selector(f"#bg-board-0 .bg-live[data-block='{block}']", timeout=5000)
+        guesser.wait_for_selector(f"#bg-board-0 .bg-live[data-block='{block}']", timeout=10_000)
         before = version(host)
         host.mouse.up()
         host.wait_for_function("(b) => document.querySelector('#seats h2').innerText !== b",
