@@ -13,7 +13,7 @@ import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from ipaddress import ip_address
+from ipaddress import ip_address, ip_network
 from typing import TYPE_CHECKING
 
 from starlette.requests import HTTPConnection
@@ -130,9 +130,9 @@ class Limits:
     @asynccontextmanager
     async def new_table(self, conn: HTTPConnection, registry: Registry,
                         player_id: str) -> AsyncIterator[None]:
-        """Guard one table creation: the rates, then the number of tables the player hosts
-        (checked and created under a per-player lock, so two requests at once cannot both
-        squeeze under the limit)."""
+        """Guard one table creation: the number of tables the player hosts, then the rates
+        (checked and the table created under a per-player lock, so two requests at once
+        cannot both squeeze under the limit)."""
         lock = self._hosting.get(player_id)
         if lock is None:
             if len(self._hosting) > 10_000:  # forget idle players' locks
@@ -154,10 +154,17 @@ class Limits:
 
 
 def _normal_ip(text: str) -> str:
+    """The key an address is counted under: itself for IPv4, its /64 for IPv6 (one home or
+    machine usually holds a whole /64, so single addresses would be free to rotate)."""
     try:
-        return str(ip_address(text.strip()))
+        ip = ip_address(text.strip())
     except ValueError:
         return text.strip()
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6 and not ip.is_loopback:
+        return str(ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def get_limits(conn: HTTPConnection) -> Limits:

@@ -172,3 +172,14 @@ def test_rate_limiter_refills_and_forgets() -> None:
     limiter._forget_full()
     assert limiter.buckets == {}
     RateLimiter(0, "off").check("k")  # a rate of 0 is no limit
+
+
+def test_addresses_are_counted_by_host_and_ipv6_by_64() -> None:
+    from app.api.limits import _normal_ip
+
+    assert _normal_ip("203.0.113.7") == "203.0.113.7"
+    assert _normal_ip("2001:db8:1:2:aaaa::1") == _normal_ip("2001:db8:1:2:bbbb::9") == (
+        "2001:db8:1:2::/64")
+    assert _normal_ip("2001:db8:1:3::1") != _normal_ip("2001:db8:1:2::1")
+    assert _normal_ip("::ffff:203.0.113.7") == "203.0.113.7"
+    assert _normal_ip("::1") == "::1"  # the machine itself stays exempt
