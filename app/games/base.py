@@ -361,6 +361,9 @@ class BaseEngine:
     max_players: int = 2
     options: tuple[OptionSpec, ...] = ()
     simultaneous: bool = False
+    # simultaneous choices that stay secret until a reveal (Ajolocracia's picks): the tests
+    # check that a choice changes no byte of what the others receive before it
+    secret_picks: bool = False
 
     def check_setup(self, seats: int, options: Mapping[str, Any] | None) -> JSON:
         if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:

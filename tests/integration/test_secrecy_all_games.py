@@ -135,7 +135,7 @@ async def test_every_message_holds_only_what_its_receiver_may_know(shared_server
 
 
 def _simultaneous_cases() -> list[str]:
-    return sorted(g for g, e in ENGINES.items() if e.simultaneous and hasattr(e, "waiting_for"))
+    return sorted(g for g, e in ENGINES.items() if getattr(e, "secret_picks", False))
 
 
 @pytest.mark.parametrize("game_id", _simultaneous_cases())
@@ -149,7 +149,7 @@ def test_a_pick_changes_no_byte_of_what_the_others_receive(game_id: str) -> None
         for _ in range(200):
             if engine.outcome(state) is not None:
                 break
-            waiting = sorted(engine.waiting_for(state))
+            waiting = sorted(getattr(engine, "waiting_for", engine.to_act)(state))
             seat = chooser.choice(sorted(engine.to_act(state)))
             legal = engine.legal_actions(state, seat)
             if len(waiting) > 1 and seat in waiting and len(legal) > 1:

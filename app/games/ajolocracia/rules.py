@@ -92,6 +92,7 @@ class AjolocraciaEngine(BaseEngine):
     min_players = 2
     max_players = 5
     simultaneous = True
+    secret_picks = True  # a pick stays unknown to the others until the reveal
     options: tuple[OptionSpec, ...] = (OptionSpec("alternate_direction", "bool", False),)
 
     # ------------------------------------------------------------------ setup
