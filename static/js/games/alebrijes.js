@@ -1,0 +1,278 @@
+// Alebrijes client: draws the server's view (your hand sorted by suit and value with the Ollin
+// mark, the combination to beat and who played it, who has had their chance this trick, card
+// counts, the deck, scores) and offers exactly what legal_actions lists. It holds no rules:
+// the cards you select are turned into one of the listed actions (play, pass, exchange, Ollin
+// discard) or nothing, and a button is only enabled when its action is listed.
+import { svg } from "../svg.js";
+import { cardSvg } from "../ui/cards.js";
+import { handDock } from "../ui/dock.js";
+import { scoreChart } from "../ui/chart.js";
+
+const SUITS = ["blue", "green", "pink", "orange"];
+const LOOK = {
+  blue: { fill: "#cfe0ff", ink: "#1a4fa8" },
+  green: { fill: "#d3f0d6", ink: "#1f6b2e" },
+  pink: { fill: "#ffd6e8", ink: "#a3245c" },
+  orange: { fill: "#ffe0c2", ink: "#8f4400" },
+  wild: { fill: "#ece0ff", ink: "#4a2d6e" },
+};
+
+// the cards you have selected (ids), kept across re-renders of the same table
+const local = { table: null, selected: new Set() };
+const journal = { table: null, version: -1, lines: [] };
+
+const who = (ctx, seat) => (seat === ctx.me ? ctx.t("alebrijes.you_name", { player: ctx.seatName(seat) }) : ctx.seatName(seat));
+
+export function cardName(ctx, card) {
+  const { t } = ctx;
+  const base = card.suit === "wild" ? t("alebrijes.card.wild", { number: card.number })
+    : t("alebrijes.card", { suit: t(`alebrijes.suit.${card.suit}`), number: card.number });
+  return card.ollin ? t("alebrijes.card.ollin", { card: base }) : base;
+}
+
+function comboText(ctx, combo) {
+  const { t } = ctx;
+  const text = t("alebrijes.combo", { count: combo.count, suit: t(`alebrijes.suit.${combo.suit}`), number: combo.number });
+  return combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
+}
+
+// the Ollin symbol: a ring with four rays, drawn in the card's lower corner
+function ollinMark() {
+  return svg("g", { class: "ab-ollin", transform: "translate(4 62)", "aria-hidden": "true" },
+    svg("circle", { cx: 9, cy: 9, r: 8.5, fill: "#1f2230" }),
+    svg("path", { d: "M9 2v4M9 12v4M2 9h4M12 9h4", stroke: "#ffd34d", "stroke-width": 2.2, "stroke-linecap": "round" }),
+    svg("circle", { cx: 9, cy: 9, r: 2.2, fill: "#ffd34d" }));
+}
+
+function face(ctx, card, cls = "") {
+  const look = LOOK[card.suit] || LOOK.wild;
+  return cardSvg({ fill: look.fill, ink: look.ink, value: card.number, symbol: card.suit, label: cardName(ctx, card),
+    marks: card.ollin ? [ollinMark()] : [], className: `abcard ${cls}`.trim() });
+}
+
+// ------------------------------------------------------------------------ selection → action
+
+function selectedCards(view) {
+  return view.hand.filter((c) => local.selected.has(c.id));
+}
+
+// The play the selected cards make, for each suit they could declare (wild cards only: any).
+function selectedPlays(view) {
+  const cards = selectedCards(view);
+  if (!cards.length || cards.some((c) => c.number !== cards[0].number)) return [];
+  const suited = cards.filter((c) => c.suit !== "wild");
+  const suits = [...new Set(suited.map((c) => c.suit))];
+  if (suits.length > 1) return [];
+  const wilds = cards.length - suited.length;
+  const ollin = suited.filter((c) => c.ollin).length;
+  return (suits.length ? suits : SUITS).map((suit) => ({ type: "play", suit, number: cards[0].number, count: cards.length, wilds, ollin }));
+}
+
+function swapAction(type, view) {
+  return { type, cards: selectedCards(view).map((c) => c.id).sort((a, b) => a - b) };
+}
+
+function actionButtons(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const send = (action) => () => { local.selected.clear(); ctx.send(action); };
+  const button = (key, text, action, cls = "") => el("button", {
+    class: cls, dataset: { focusKey: key, action: action ? action.type : "none" },
+    disabled: !action || !ctx.isLegal(action), onclick: action ? send(action) : null }, text);
+  const count = local.selected.size;
+  const out = [];
+  if (view.phase === "exchange") {
+    out.push(button("exchange", count ? t("alebrijes.action.exchange", { n: count }) : t("alebrijes.action.keep"), swapAction("exchange", view)));
+  } else if (view.phase === "ollin") {
+    const ollin = view.ollin;
+    out.push(button("ollin-draw", t("alebrijes.action.ollin_draw"), { type: "ollin", effect: "draw" }));
+    if (ollin.size === 2) {
+      const cards = selectedCards(view);
+      const discard = cards.length === 1 ? { type: "ollin", effect: "discard", card: cards[0].id } : null;
+      out.push(button("ollin-discard", t("alebrijes.action.ollin_discard"), discard));
+    }
+    out.push(button("ollin-none", t("alebrijes.action.ollin_none"), { type: "ollin", effect: "none" }, "secondary"));
+  } else if (view.phase === "trick") {
+    const plays = selectedPlays(view).filter((a) => ctx.isLegal(a));
+    if (plays.length > 1) {
+      for (const action of plays) {
+        out.push(button(`play-${action.suit}`, t("alebrijes.action.play_as", { suit: t(`alebrijes.suit.${action.suit}`) }), action));
+      }
+    } else {
+      out.push(button("play", count ? t("alebrijes.action.play", { n: count }) : t("alebrijes.action.play_none"), plays[0] || null));
+    }
+    if (view.best !== null) {
+      out.push(button("pass", count ? t("alebrijes.action.pass_exchange", { n: count }) : t("alebrijes.action.pass"), swapAction("pass", view), "secondary"));
+    }
+  }
+  return out;
+}
+
+function suggestions(ctx, message) {
+  const { el, t } = ctx;
+  const plays = message.legal_actions.filter((a) => a.type === "play");
+  if (!plays.length) return null;
+  return el("details", { class: "ab-suggest" },
+    el("summary", { dataset: { focusKey: "suggest" } }, t("alebrijes.label.playable", { n: plays.length })),
+    el("div", { class: "ab-suggest-list" }, plays.map((a, i) => el("button", {
+      class: "secondary", dataset: { focusKey: `suggest-${i}` }, onclick: () => { local.selected.clear(); ctx.send(a); },
+    }, a.ollin ? t("alebrijes.combo.ollin", { combo: comboText(ctx, a), n: a.ollin }) : comboText(ctx, a)))));
+}
+
+function prompt(ctx, message) {
+  const { t } = ctx;
+  const view = message.view;
+  const mine = message.seat !== null && view.current === message.seat;
+  if (view.phase === "over") return t("alebrijes.phase.over");
+  if (!mine) return t("alebrijes.turn.other", { player: who(ctx, view.current) });
+  if (view.phase === "exchange") return t("alebrijes.prompt.exchange");
+  if (view.phase === "ollin") return t(view.ollin.size === 2 ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_one");
+  return view.best === null ? t("alebrijes.prompt.lead") : t("alebrijes.prompt.beat");
+}
+
+function dock(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const mine = message.seat !== null && view.current === message.seat;
+  const hand = el("ul", { class: "ab-hand", "aria-label": t("alebrijes.label.hand", { n: view.hand.length }) },
+    view.hand.map((card) => {
+      const on = local.selected.has(card.id);
+      return el("li", {}, el("button", {
+        class: `ab-card${on ? " selected" : ""}`, "aria-pressed": on ? "true" : "false", disabled: !mine,
+        dataset: { focusKey: `card-${card.id}` }, "aria-label": cardName(ctx, card),
+        onclick: () => { if (on) local.selected.delete(card.id); else local.selected.add(card.id); ctx.rerender(); },
+      }, face(ctx, card)));
+    }));
+  const buttons = mine ? actionButtons(ctx, message) : [];
+  return handDock(ctx, { label: t("alebrijes.dock") },
+    el("p", { class: `ab-prompt${mine ? " mine" : ""}`, id: "ab-prompt" }, prompt(ctx, message)),
+    hand,
+    buttons.length ? el("div", { class: "actions ab-actions", role: "group" }, buttons) : null,
+    mine && view.phase === "trick" ? suggestions(ctx, message) : null);
+}
+
+// ------------------------------------------------------------------------ the table
+
+function trickPanel(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const best = view.best === null ? null : view.trick[view.best];
+  const moves = view.trick.map((m, i) => el("li", { class: `ab-move ${m.move}${i === view.best ? " best" : ""}` },
+    m.move === "pass" ? t("alebrijes.move.pass", { player: who(ctx, m.seat) })
+      : t(`alebrijes.move.${m.move}`, { player: who(ctx, m.seat), combo: comboText(ctx, m.combo) })));
+  return el("section", { class: "card ab-trick", "aria-labelledby": "ab-trick-title" },
+    el("h2", { id: "ab-trick-title" }, t("alebrijes.label.trick", { player: who(ctx, view.leader) })),
+    best ? el("div", { class: "ab-best" },
+      el("p", { id: "ab-to-beat" }, t("alebrijes.label.to_beat", { combo: comboText(ctx, best.combo), player: who(ctx, best.seat) })),
+      el("div", { class: "ab-cards" }, best.cards.map((c) => face(ctx, c, "small"))))
+      : el("p", { id: "ab-to-beat", class: "muted" }, view.phase === "exchange" ? t("alebrijes.label.exchanging") : t("alebrijes.label.no_combo", { player: who(ctx, view.leader) })),
+    moves.length ? el("ol", { class: "ab-moves" }, moves) : null);
+}
+
+function playersPanel(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const rows = view.players.map((p) => {
+    let chance = t("alebrijes.chance.waiting");
+    if (view.phase === "exchange") chance = p.exchanged ? t("alebrijes.chance.exchanged") : t("alebrijes.chance.to_exchange");
+    else if (p.chance) chance = t(`alebrijes.chance.${p.chance}`);
+    const current = view.current === p.seat;
+    return el("tr", { class: `${current ? "current" : ""}${p.seat === message.seat ? " me" : ""}`, dataset: { seat: p.seat } },
+      el("th", { scope: "row" }, current ? `▶ ${who(ctx, p.seat)}` : who(ctx, p.seat), p.seat === view.leader ? el("span", { class: "badge" }, t("alebrijes.label.token")) : null),
+      el("td", { class: "ab-count" }, String(p.cards)),
+      el("td", {}, chance),
+      el("td", {}, String(p.total)),
+      el("td", {}, String(p.rounds_won)));
+  });
+  return el("section", { class: "card ab-players" },
+    el("table", { class: "ab-table" },
+      el("caption", {}, t("alebrijes.label.players")),
+      el("thead", {}, el("tr", {}, ["player", "cards", "chance", "total", "won"].map((k) => el("th", { scope: "col" }, t(`alebrijes.col.${k}`))))),
+      el("tbody", {}, rows)));
+}
+
+function statusBar(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  return el("section", { class: "card ab-status" },
+    el("span", { class: "stat", id: "ab-round" }, t("alebrijes.label.round", { round: view.round, total: view.rounds_total })),
+    el("span", { class: "stat", id: "ab-deck" }, view.deck ? t("alebrijes.label.deck", { n: view.deck }) : t("alebrijes.label.deck_empty")),
+    el("span", { class: "stat" }, t("alebrijes.label.discards", { played: view.played.length, down: view.face_down })));
+}
+
+function roundsPanel(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  if (!view.rounds.length) return null;
+  const last = view.rounds[view.rounds.length - 1];
+  return el("section", { class: "card ab-rounds" },
+    el("h2", {}, t("alebrijes.label.last_round", { round: last.round, player: who(ctx, last.out) })),
+    el("ul", {}, last.players.filter((p) => p.seat !== last.out).map((p) => el("li", {},
+      el("span", {}, t("alebrijes.label.round_points", { player: who(ctx, p.seat), n: p.points })),
+      el("span", { class: "ab-cards" }, p.hand.map((c) => face(ctx, c, "tiny")))))));
+}
+
+function finalSection(ctx, message) {
+  const { el, t } = ctx;
+  const view = message.view;
+  const outcome = view.outcome;
+  if (!outcome) return null;
+  const names = view.players.map((p) => ctx.seatName(p.seat));
+  return el("section", { class: "card final ab-final", role: "status" },
+    el("h2", {}, t("alebrijes.phase.over")),
+    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "alebrijes.final.winner" : "alebrijes.final.shared",
+      { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
+    el("ol", {}, outcome.ranking.map((group) => el("li", {}, t("alebrijes.final.place",
+      { players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]], won: outcome.details.rounds_won[group[0]] })))),
+    scoreChart(ctx, { title: t("alebrijes.label.chart"), names, rounds: outcome.details.rounds.map((r) => r.points) }));
+}
+
+// ------------------------------------------------------------------------ entry points
+
+export function render(root, message, ctx) {
+  const view = message.view;
+  if (!view) { root.replaceChildren(); return; }
+  if (local.table !== message.table.id) { local.table = message.table.id; local.selected = new Set(); }
+  const ids = new Set(view.hand.map((c) => c.id));
+  for (const id of [...local.selected]) if (!ids.has(id)) local.selected.delete(id);
+  if (view.current !== message.seat) local.selected.clear();
+  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  root.replaceChildren(...[
+    finalSection(rctx, message), statusBar(rctx, message),
+    view.phase !== "over" && message.seat !== null ? dock(rctx, message) : null,
+    view.phase !== "over" ? trickPanel(rctx, message) : null,
+    playersPanel(rctx, message), roundsPanel(rctx, message)].filter(Boolean));
+}
+
+function eventLines(ctx, event) {
+  const { t } = ctx;
+  const p = event.seat !== undefined ? who(ctx, event.seat) : "";
+  switch (event.type) {
+    case "exchanged": return [t("alebrijes.log.exchanged", { player: p, n: event.count })];
+    case "passed": return [event.count ? t("alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
+    case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
+    case "ollin": return [t(`alebrijes.log.ollin_${event.effect}`, { player: p })];
+    case "drew": return event.card ? [t("alebrijes.log.drew_card", { player: p, card: cardName(ctx, event.card) })] : [t("alebrijes.log.drew", { player: p })];
+    case "trick_started": return [t("alebrijes.log.trick_started", { player: who(ctx, event.leader) })];
+    case "trick_won": return [t("alebrijes.log.trick_won", { player: p })];
+    case "round_scored": return [t("alebrijes.log.round_scored", { round: event.round, player: who(ctx, event.out),
+      points: event.players.filter((x) => x.seat !== event.out).map((x) => `${ctx.seatName(x.seat)} ${x.points}`).join(", ") })];
+    case "round_started": return [t("alebrijes.log.round_started", { round: event.round, player: who(ctx, event.starter) })];
+    case "game_over": return [t("alebrijes.phase.over")];
+    default: return [];
+  }
+}
+
+export function logLines(message, ctx) {
+  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
+  if (message.history) {
+    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
+    journal.version = message.version;
+    return journal.lines;
+  }
+  if (message.version > journal.version) {
+    journal.version = message.version;
+    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
+  }
+  return journal.lines;
+}
