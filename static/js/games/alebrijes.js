@@ -72,13 +72,30 @@ function swapAction(type, view) {
   return { type, cards: selectedCards(view).map((c) => c.id).sort((a, b) => a - b) };
 }
 
+// ctx.isLegal compares fields with ===, so a list of card ids never matches: compare lists
+// element by element here and send the listed action itself
+function same(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+function listed(message, action) {
+  if (!action) return null;
+  return message.legal_actions.find((a) => {
+    const keys = new Set([...Object.keys(a), ...Object.keys(action)]);
+    return [...keys].every((k) => same(a[k], action[k]));
+  }) || null;
+}
+
 function actionButtons(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const send = (action) => () => { local.selected.clear(); ctx.send(action); };
-  const button = (key, text, action, cls = "") => el("button", {
-    class: cls, dataset: { focusKey: key, action: action ? action.type : "none" },
-    disabled: !action || !ctx.isLegal(action), onclick: action ? send(action) : null }, text);
+  const button = (key, text, wanted, cls = "") => {
+    const action = listed(message, wanted);
+    return el("button", { class: cls, dataset: { focusKey: key, action: wanted ? wanted.type : "none" },
+      disabled: !action, onclick: action ? send(action) : null }, text);
+  };
   const count = local.selected.size;
   const out = [];
   if (view.phase === "exchange") {
@@ -93,7 +110,7 @@ function actionButtons(ctx, message) {
     }
     out.push(button("ollin-none", t("alebrijes.action.ollin_none"), { type: "ollin", effect: "none" }, "secondary"));
   } else if (view.phase === "trick") {
-    const plays = selectedPlays(view).filter((a) => ctx.isLegal(a));
+    const plays = selectedPlays(view).filter((a) => listed(message, a));
     if (plays.length > 1) {
       for (const action of plays) {
         out.push(button(`play-${action.suit}`, t("alebrijes.action.play_as", { suit: t(`alebrijes.suit.${action.suit}`) }), action));
@@ -248,7 +265,7 @@ function eventLines(ctx, event) {
   const { t } = ctx;
   const p = event.seat !== undefined ? who(ctx, event.seat) : "";
   switch (event.type) {
-    case "exchanged": return [t("alebrijes.log.exchanged", { player: p, n: event.count })];
+    case "exchanged": return [event.count ? t("alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
     case "passed": return [event.count ? t("alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
     case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
     case "ollin": return [t(`alebrijes.log.ollin_${event.effect}`, { player: p })];
