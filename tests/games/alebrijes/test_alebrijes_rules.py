@@ -432,3 +432,17 @@ def test_timeout_actions() -> None:
     assert ENGINE.timeout_action(state, 0) == {"type": "ollin", "effect": "none"}
     state, _ = ENGINE.apply(state, 0, ENGINE.timeout_action(state, 0))
     assert ENGINE.timeout_action(state, 1) == {"type": "pass", "cards": []}
+
+
+def test_an_ollin_choice_by_the_last_player_ends_the_trick_after_it() -> None:
+    hands = [cards(("blue", 1), ("blue", 1), FILLER), cards(FILLER, FILLER),
+             cards(("blue", 4, True), ("blue", 4), ("green", 2))]
+    state = trick_state(3, hands)
+    state, _ = play(state, 0, "blue", 1, 2)
+    state, _ = ENGINE.apply(state, 1, {"type": "pass"})
+    state, events = play(state, 2, "blue", 4, 2, ollin=1)
+    assert state.phase == "ollin" and [e.type for e in events] == ["played"]
+    state, events = ENGINE.apply(state, 2, {"type": "ollin", "effect": "draw"})
+    assert [e.type for e in events] == ["ollin", "drew", "drew", "trick_won"]
+    assert state.leader == 2 and ENGINE.to_act(state) == {2}
+    assert [len(h) for h in state.hands] == [2, 3, 1]  # seat 0 drew first, then seat 1
