@@ -161,7 +161,7 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
             assert f"P{winner}" in page.locator("#ab-trick-title").inner_text()
         assert "3 boca abajo" in pages[0].locator(".ab-status").inner_text()  # 2 + 1 swapped
         log = pages[2].locator("#log").inner_text()
-        assert "P2" in log and "cambia 1" in log, log
+        assert "P2 (tú) pasa y cambia 1 carta" in log, log
         check_page(pages[1], phone=True)
         check_page(pages[0], phone=False)
         pages[1].screenshot(path=str(ARTIFACTS / "alebrijes-phone-next.png"), full_page=True)

@@ -265,8 +265,8 @@ function eventLines(ctx, event) {
   const { t } = ctx;
   const p = event.seat !== undefined ? who(ctx, event.seat) : "";
   switch (event.type) {
-    case "exchanged": return [event.count ? t("alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
-    case "passed": return [event.count ? t("alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
+    case "exchanged": return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
+    case "passed": return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
     case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
     case "ollin": return [t(`alebrijes.log.ollin_${event.effect}`, { player: p })];
     case "drew": return event.card ? [t("alebrijes.log.drew_card", { player: p, card: cardName(ctx, event.card) })] : [t("alebrijes.log.drew", { player: p })];
