@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -84,6 +87,11 @@ class Figures:
     garbage_tables: list[tuple[str, int, int, float]] = field(default_factory=list)
     reconnects: int = 0
     reconnect_failures: Counter = field(default_factory=Counter)
+    http_retries: Counter = field(default_factory=Counter)
+    # garbage actions that got no error: (table, version sent, seat, action); each must be
+    # in the log as that seat's move (it had become legal for it by the time it arrived)
+    garbage_accepted: list[tuple[str, int, int, Any]] = field(default_factory=list)
+    garbage_unexplained: int = 0
     latencies: list[float] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)  # table → newest version seen
     views: dict[tuple[str, int, int], bytes] = field(default_factory=dict)
@@ -121,8 +129,21 @@ class Soak:
 
     # ------------------------------------------------------------------ tables and sockets
 
+    async def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        """A POST, retried when the pooled connection broke under it (the server closing an
+        idle keep-alive connection as the client reuses it: a client-side race)."""
+        for attempt in range(3):
+            try:
+                return await self.http.post(path, **kwargs)
+            except httpx.TransportError as exc:
+                self.f.http_retries[type(exc).__name__] += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
+
     async def new_player(self, name: str) -> str:
-        r = await self.http.post("/api/players", json={"name": name})
+        r = await self.post("/api/players", json={"name": name})
         r.raise_for_status()
         return r.json()["token"]
 
@@ -133,20 +154,21 @@ class Soak:
         timer = self.rng.random() < self.args.timer_share
         tokens = [await self.new_player(f"s{slot}-{serial}-{i}") for i in range(seats)]
         auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
-        r = await self.http.post("/api/tables", headers=auth[0], json={
+        r = await self.post("/api/tables", headers=auth[0], json={
             "game": game, "seats": seats, "options": {"turn_seconds": 1} if timer else {}})
         if r.status_code != 201:
             raise RuntimeError(f"create {game} x{seats}: {r.status_code} {r.text}")
         body = r.json()
         invite = body["invite_url"].rsplit("/", 1)[1]
         for h in auth[1:]:
-            r = await self.http.post(f"/api/tables/{body['id']}/join", headers=h,
-                                     json={"invite": invite})
-            r.raise_for_status()
+            r = await self.post(f"/api/tables/{body['id']}/join", headers=h,
+                                json={"invite": invite})
+            if r.status_code != 409 or not self.f.http_retries:  # 409: a retried join
+                r.raise_for_status()
         table = Table(body["id"], game, [Seat(i, t) for i, t in enumerate(tokens)], timer)
         for seat in table.seats:
             await self.open(table, seat)
-        r = await self.http.post(f"/api/tables/{table.id}/start", headers=auth[0])
+        r = await self.post(f"/api/tables/{table.id}/start", headers=auth[0])
         r.raise_for_status()
         self.f.started[table.id] = game
         self.f.games_started[game] += 1
@@ -319,7 +341,8 @@ class Soak:
                 if table.finished or state["table"]["status"] == "finished":
                     break
                 kind = GARBAGE_KINDS[sent % len(GARBAGE_KINDS)]
-                await ws.send(self.garbage_message(kind, table, me, state))
+                text = self.garbage_message(kind, table, me, state)
+                await ws.send(text)
                 await ws.send('{"type": "ping"}')
                 sent += 1
                 codes = []
@@ -334,6 +357,11 @@ class Soak:
                         self.record(table, me, message)
                 replies = self.f.garbage.setdefault(kind, Counter())
                 replies["+".join(codes) or "no error"] += 1
+                if not codes and isinstance(text, str) and kind != "oversized":
+                    sent_message = orjson.loads(text)
+                    if isinstance(sent_message, dict) and "action" in sent_message:
+                        self.f.garbage_accepted.append((table.id, sent_message["version"], me,
+                                                        sent_message["action"]))
                 await asyncio.sleep(self.args.garbage_period_ms / 1000)
         except Exception as exc:  # noqa: BLE001 - reported: garbage must not close us
             self.f.garbage.setdefault("connection", Counter())[type(exc).__name__] += 1
@@ -395,12 +423,25 @@ def run(args: argparse.Namespace) -> Figures:
         figures = asyncio.run(asyncio.wait_for(soak.run(), hard_limit))
         figures.verdict = verify(db_path, server.url, figures.started, figures.seen,
                                  figures.views)
+        figures.garbage_unexplained = unexplained(db_path, figures)
     finally:
         server.stop()
     log = server.log_path.read_text(errors="replace")
     figures.server_log_errors = sum(1 for line in log.splitlines() if "Traceback" in line
                                     or line.startswith("ERROR") or " ERROR " in line)
     return figures
+
+
+def unexplained(db_path: Path, f: Figures) -> int:
+    """Garbage messages that got no error and are not in the log as the sender's own move."""
+    count = sum(c["no error"] for c in f.garbage.values()) - len(f.garbage_accepted)
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as db:
+        for table_id, version, seat, action in f.garbage_accepted:
+            row = db.execute("SELECT seat, action FROM actions WHERE table_id = ? AND seq = ?",
+                             (table_id, version + 1)).fetchone()
+            if row is None or row[0] != seat or json.loads(row[1]) != action:
+                count += 1
+    return count
 
 
 def report(args: argparse.Namespace, f: Figures) -> str:
@@ -426,10 +467,13 @@ def report(args: argparse.Namespace, f: Figures) -> str:
         f"({v.actions / max(1.0, f.elapsed):.0f}/s), timed-window closes {v.window_closes}, "
         f"turn-timer timeouts {v.timeouts}",
         f"errors to players by code: {dict(f.errors.most_common()) or 'none'}",
-        f"garbage: {garbage_sent} messages, unanswered {unanswered}; replies by kind: "
+        f"garbage: {garbage_sent} messages, no error {unanswered} (of which stored as the "
+        f"sender's own legal move {unanswered - f.garbage_unexplained}, unexplained "
+        f"{f.garbage_unexplained}); replies by kind: "
         + "; ".join(f"{k}: {dict(c)}" for k, c in sorted(f.garbage.items())),
         f"garbage tables (garbage for 3 s or more) that kept playing: {moved}/{len(kept)}",
-        f"reconnects {f.reconnects}, failures {dict(f.reconnect_failures) or 'none'}",
+        f"reconnects {f.reconnects}, failures {dict(f.reconnect_failures) or 'none'}; "
+        f"HTTP requests retried {dict(f.http_retries) or 'none'}",
         f"latency ms (send → sender sees the new version): p50 {1000 * q[49]:.1f} "
         f"p99 {1000 * q[98]:.1f} max {1000 * lat[-1]:.1f}; server loop lag ms p50 "
         f"{lag.get('p50_ms')} p99 {lag.get('p99_ms')} worst {lag.get('worst_since_start_ms')}",
