@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -426,7 +427,11 @@ def run(args: argparse.Namespace) -> Figures:
         figures.garbage_unexplained = unexplained(db_path, figures)
     finally:
         server.stop()
-    log = server.log_path.read_text(errors="replace")
+        log = server.log_path.read_text(errors="replace")
+        if args.keep:
+            print(f"database and server log kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     figures.server_log_errors = sum(1 for line in log.splitlines() if "Traceback" in line
                                     or line.startswith("ERROR") or " ERROR " in line)
     return figures
@@ -505,6 +510,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--timer-share", type=float, default=0.1,
                    help="share of tables with a 1 s turn timer that sometimes runs out")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--keep", action="store_true", help="keep the database and server log")
     return p
 
 
