@@ -205,9 +205,12 @@ function handCard(ctx, message, card, twoPossible) {
   if (ui.choosingSecond && isFirst) tag = t("ajolocracia.first_card");
   if (isSecond) tag = t("ajolocracia.second_card");
   const classes = ["aj-hand-card", picked && "aj-selected", isFirst && "aj-local", isSecond && "aj-second"].filter(Boolean).join(" ");
+  // the button's name is its visible caption (and tag): the picture says it again, so it is hidden
+  const picture = cardSvg(card.kind, name);
+  picture.setAttribute("aria-hidden", "true");
   return el("button", { type: "button", class: classes, "aria-pressed": picked || isFirst || isSecond ? "true" : "false", disabled, onclick,
-    "aria-label": `${t("ajolocracia.pick")}: ${name}`, dataset: { card: String(card.id), kind: card.kind, focus: `card-${card.id}` } },
-  cardSvg(card.kind, name),
+    dataset: { card: String(card.id), kind: card.kind, focus: `card-${card.id}` } },
+  picture,
   el("span", { class: "aj-cap" }, name),
   tag ? el("span", { class: "aj-tag" }, tag) : null);
 }
