@@ -117,6 +117,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
             return JSONResponse({"code": "bad_request",
                                  "message": "body: not valid JSON (UTF-8 text)"}, 422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        if exc.status_code == 404 and wants_html(request):  # a mistyped address: our page
+            return pages.error_page(request, 404, "error.page_not_found", str(exc.detail))
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, not just one route's
             headers["Allow"] = ", ".join(_allowed_methods(request))

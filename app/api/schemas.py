@@ -68,6 +68,11 @@ class TableOut(BaseModel):
         default=None, description="shown to seated players, and to anyone for public tables")
 
 
+class MyTableOut(TableOut):
+    seat: int | None = Field(description="your seat at this table")
+    your_turn: bool = Field(description="the table is waiting for your move")
+
+
 class JoinedOut(BaseModel):
     seat: int
     table: TableOut

@@ -52,6 +52,12 @@ class Repository:
             s.add(player)
         return player
 
+    async def rename_player(self, player_id: str, name: str) -> None:
+        async with self.sessions() as s, s.begin():
+            player = await s.get(Player, player_id)
+            if player is not None:
+                player.name = name
+
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessions() as s:
             return await s.scalar(select(Player).where(Player.token_hash == hash_token(token)))

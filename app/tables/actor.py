@@ -52,6 +52,14 @@ class Leave:
 
 
 @dataclass
+class Rename:
+    """A seated player changed their display name: the table shows the new one."""
+
+    player_id: str
+    name: str
+
+
+@dataclass
 class Start:
     player_id: str
 
@@ -230,6 +238,19 @@ class TableActor:
         return await handler(cmd)
 
     # ------------------------------------------------------------------ seats
+
+    async def _on_rename(self, cmd: Rename) -> None:
+        if cmd.player_id not in self.info.names or self.info.names[cmd.player_id] == cmd.name:
+            return
+        self.info.names[cmd.player_id] = cmd.name
+        self._broadcast()
+
+    def waiting_seats(self) -> set[int]:
+        """The seats whose move the table waits for (none unless playing)."""
+        if self.state is None or self.info.status != "playing":
+            return set()
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        return set(waiting(self.state))
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:

@@ -94,6 +94,11 @@ class Registry:
                            404)
         return await self.get(table_id)
 
+    def tables_of(self, player_id: str) -> list[TableActor]:
+        """The waiting and playing tables where this player has a seat."""
+        return [a for a in self.actors.values()
+                if a.info.status in ("waiting", "playing") and player_id in a.info.seats]
+
     def public_tables(self) -> list[TableActor]:
         return [a for a in self.actors.values()
                 if not a.info.private and a.info.status in ("waiting", "playing")]

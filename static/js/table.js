@@ -213,7 +213,11 @@ function render() {
   renderLog();
   if (focusKey !== undefined || inGame) {
     const again = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
-    const target = again || (inGame && !document.body.contains(active) ? $("my-hand") : null);
+    // the control is gone (its move was made): your hand (not one of its buttons: a key
+    // held down must not make a second move), else the board; Tab goes on from there
+    const lost = inGame && !document.body.contains(active);
+    const hand = $("my-hand");
+    const target = again || (lost ? hand || $("game") : null);
     if (target && target !== document.activeElement) target.focus({ preventScroll: true });
   }
   $("skip-hand").hidden = !$("my-hand");

@@ -24,7 +24,7 @@ SECRET = "test-secret"  # tests.support.server.LiveServer's LUDOTECA_SECRET_KEY
 
 
 def version(page) -> str:
-    return page.locator("#seats h2").inner_text()
+    return page.locator("#table-app").get_attribute("data-version")
 
 
 def click(page, locator, pages) -> None:
@@ -33,7 +33,7 @@ def click(page, locator, pages) -> None:
     locator.click()
     for other in pages:
         other.wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
 
 

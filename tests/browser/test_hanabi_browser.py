@@ -21,10 +21,10 @@ def take_turn(page) -> bool:
     for selector in ("button.discard", "button.clue", "button.play"):
         buttons = page.locator(f"#game {selector}")
         if buttons.count():
-            before = page.locator("#seats h2").inner_text()
+            before = page.locator("#table-app").get_attribute("data-version")
             buttons.first.click()
             page.wait_for_function(
-                "(before) => document.querySelector('#seats h2').innerText !== before",
+                "(before) => document.getElementById('table-app').dataset.version !== before",
                 arg=before, timeout=10_000)
             return True
     raise AssertionError("my turn but no action button")
