@@ -143,7 +143,12 @@ async def join_page(token: str, request: Request, player: MaybePlayer,
 def table_view(request: Request, player: Any, actor: TableActor,
                invite: str | None) -> HTMLResponse:
     game = ENGINES[actor.info.game].catalogue_entry()  # type: ignore[attr-defined]
-    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game)
+    # a private table opened without its invite by someone not seated there: the page says
+    # so (the table itself refuses to show them anything)
+    locked = actor.info.private and invite is None and (
+        player is None or actor.seat_of(player.id) is None)
+    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game,
+                  locked=locked)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)

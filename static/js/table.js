@@ -177,7 +177,7 @@ function renderBanner() {
     const full = table.seats.every((s) => s.player);
     const isHost = table.host.id === me;
     if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
-    else if (last.seat !== null) text = full ? t("table.waiting_host") : t("table.waiting_players", { host: table.host.name });
+    else if (last.seat !== null) text = t(full ? "table.waiting_host" : "table.waiting_players", { host: table.host.name });
     else text = t("table.not_seated");
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
