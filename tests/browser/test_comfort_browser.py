@@ -41,7 +41,7 @@ CARDS = {
     "ikebana": ("#game svg.ikcard:not(.empty)", ".symbol"),
     "alebrijes": ("#game svg.abcard", ".symbol"),
     "allegra": ("#game svg.alcard:not(.back)", ".symbol"),
-    "block-and-guess": ("#game .bg-thumb, #game .bg-board", ".symbol"),
+    "block-and-guess": ("#game .bg-thumb, #game .bg-block", ".symbol"),
     "ajolocracia": ("#game svg.aj-card", "path, circle, ellipse, polygon"),
 }
 # what a keyboard player presses in their turn, best first (Tab reaches it, Enter presses)

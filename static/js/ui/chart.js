@@ -46,10 +46,11 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
     el("li", {}, svg("svg", { width: 28, height: 12, viewBox: "0 0 28 12", "aria-hidden": "true" },
       svg("line", { x1: 0, x2: 28, y1: 6, y2: 6, stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
       symbolShape(MARKS[s % MARKS.length], 9, 1, 10, { fill: COLORS[s % COLORS.length], stroke: "#fff" })), ` ${name}`)));
-  const table = el("table", { class: "visually-hidden" },
+  // (a table ignores a 1 px width: the hidden wrapper is what keeps it off the layout)
+  const table = el("div", { class: "visually-hidden" }, el("table", {},
     el("caption", {}, title),
     el("tr", {}, el("th", {}, t("ui.round")), names.map((n) => el("th", {}, n))),
-    points.map((p, i) => (fromZero && i === 0 ? null : el("tr", {}, el("th", {}, names0[i]), p.map((v) => el("td", {}, String(v)))))));
+    points.map((p, i) => (fromZero && i === 0 ? null : el("tr", {}, el("th", {}, names0[i]), p.map((v) => el("td", {}, String(v))))))));
   return el("figure", { class: "score-chart" }, el("figcaption", {}, title), chart, legend, table);
 }
 
