@@ -215,7 +215,8 @@ function render() {
     const again = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
     // the control is gone (its move was made): your hand (not one of its buttons: a key
     // held down must not make a second move), else the board; Tab goes on from there
-    const lost = inGame && !document.body.contains(active);
+    // (unless the renderer already put it somewhere on the board)
+    const lost = inGame && !document.body.contains(active) && !$("game").contains(document.activeElement);
     const hand = $("my-hand");
     const target = again || (lost ? hand || $("game") : null);
     if (target && target !== document.activeElement) target.focus({ preventScroll: true });

@@ -67,7 +67,8 @@ def take_a_turn(page) -> bool:
     if page.locator("#banner.mine").count() == 0:
         return False
     before = page.locator("#table-app").get_attribute("data-version")
-    for selector in ("button.discard", "button.clue", "button.play"):
+    for selector in ("button.discard:not([disabled])", "button.clue",
+                     "button.play:not([disabled])"):
         buttons = page.locator(f"#game {selector}")
         if buttons.count():
             buttons.first.click()

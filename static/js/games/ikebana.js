@@ -288,6 +288,8 @@ export function render(root, message, ctx) {
   const { el } = ctx;
   const view = message.view;
   if (!view) { root.replaceChildren(); return; }
+  // after Draw the turn goes on with Keep/Reject: the keyboard moves on to them
+  const hadFocus = root.contains(document.activeElement);
   const seats = view.players.length;
   const me = message.seat;
   const order = [];
@@ -300,6 +302,10 @@ export function render(root, message, ctx) {
     view.phase !== "over" ? turnPanel(ctx, message) : null,
     el("div", { class: "ik-players" }, order.map((s) => playerSection(ctx, message, view.players[s], size))),
     roundsSection(ctx, message)].filter(Boolean));
+  if (hadFocus && !root.contains(document.activeElement)) {
+    const next = root.querySelector(".ik-actions button");
+    if (next) next.focus();
+  }
 
 }
 
