@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     # proxy that does not forward the client's address); comma-separated
     limit_exempt_ips: str = "127.0.0.1,::1"
 
+    # several processes (docker-compose's "scale" profile): set to share tables through Redis
+    redis_url: str = ""
+    # how the other processes reach this one (default: http://127.0.0.1:<port>)
+    internal_url: str = ""
+    lease_seconds: float = 10.0  # a table's owner must renew its lease within this
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             url = self.database_url
