@@ -37,8 +37,8 @@ def _apt_install(*packages: str) -> None:
 
 
 def prepare_test_machine() -> None:
-    """What the tests need beyond Python packages: Debian's Chromium, PostgreSQL and Redis
-    (the multi-process tests)."""
+    """What the tests need beyond Python packages: Debian's Chromium, PostgreSQL, and Redis
+    and nginx (the multi-process tests)."""
     missing = []
     if not os.path.exists("/usr/bin/chromium"):
         missing.append("chromium")
@@ -46,6 +46,8 @@ def prepare_test_machine() -> None:
         missing.append("postgresql")
     if not shutil.which("redis-server"):
         missing.append("redis-server")
+    if not shutil.which("nginx") and not os.path.exists("/usr/sbin/nginx"):
+        missing.append("nginx")  # the docker-compose proxy's configuration, run for real
     if missing:
         _apt_install(*missing)
 

@@ -157,8 +157,10 @@ class ForwardMiddleware:
                 return
             if not message.get("more_body"):
                 break
-        headers = [(k.decode("latin-1"), v.decode("latin-1"))
-                   for k, v in scope["headers"] if k.decode("latin-1").lower() not in HOP_BY_HOP]
+        # the caller's address as this process resolved it (uvicorn already read a trusted
+        # proxy's X-Forwarded-For into it), in place of the chain it came with
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
+                   if k.decode("latin-1").lower() not in HOP_BY_HOP | {"x-forwarded-for"}]
         headers.append((FORWARDED, forward_signature(table_id)))
         client = scope.get("client")
         if client:

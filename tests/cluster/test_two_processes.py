@@ -14,8 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
+from tests.cluster.helpers import play_some, reconnect
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 from tests.support.server import LiveServer
 
@@ -89,38 +90,6 @@ async def test_a_table_created_through_one_process_is_played_through_the_other(p
     assert [r["seq"] for r in record["actions"]] == list(range(4, final["version"] + 1))
 
 
-async def _reconnect(client: SeatClient, urls: list[str], deadline: float) -> None:
-    """Open the socket again through any of ``urls`` until a state arrives."""
-    table_path = client.url.split("/ws/", 1)[1]
-    while True:
-        for base in urls:
-            client.url = f"{base}/ws/{table_path}"
-            try:
-                await client.open()
-                return
-            except (OSError, InvalidStatus, ConnectionClosed, TimeoutError):
-                pass
-        if time.monotonic() > deadline:
-            raise AssertionError("could not reconnect to the table")
-        await asyncio.sleep(0.2)
-
-
-async def _play_some(clients: list[SeatClient], rng: random.Random, moves: int,
-                     seen: set[int]) -> None:
-    """Random moves that rarely end the game (Hanabi: plays only when nothing else is legal)."""
-    for _ in range(moves):
-        state = max((c.state for c in clients), key=lambda s: s["version"])
-        if state["table"]["status"] == "finished":
-            return
-        mover = next(c for c in clients if c.my_turn() and c.state["version"] == state["version"])
-        legal = mover.state["legal_actions"]
-        calm = [x for x in legal if x["type"] != "play"] or legal
-        await mover.act_until_accepted(rng.choice(calm))
-        for c in clients:
-            await c.wait_version(state["version"] + 1)
-        seen.add(state["version"] + 1)
-
-
 async def test_killing_the_owner_mid_game_loses_nothing_and_the_survivor_finishes_it(
         pair) -> None:
     a, b = pair
@@ -136,7 +105,7 @@ async def test_killing_the_owner_mid_game_loses_nothing_and_the_survivor_finishe
     for c in clients:
         await c.wait_status("playing")
     seen: set[int] = set()
-    await _play_some(clients, rng, 12, seen)
+    await play_some(clients, rng, 12, seen)
     before = max(c.state["version"] for c in clients)
 
     a.stop(kill=True)  # SIGKILL: no lease is handed back, no goodbye to the sockets
@@ -148,7 +117,7 @@ async def test_killing_the_owner_mid_game_loses_nothing_and_the_survivor_finishe
         except (ConnectionClosed, TimeoutError):
             pass
     for c in clients:
-        await _reconnect(c, [b.ws_url], deadline)
+        await reconnect(c, [b.ws_url], deadline)
         assert c.state["version"] == before  # nothing accepted was lost
     assert owner_of(b, table["id"]) == node_of(b)
 
