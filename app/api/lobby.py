@@ -22,12 +22,19 @@ def absolute(request: Request, path: str) -> str:
 
 
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
-    summary = actor.summary()
-    seated = actor.seat_of(viewer_id) is not None
+    return summary_out(request, actor.summary(), actor.info.invite_token, viewer_id)
+
+
+def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
+                viewer_id: str | None) -> TableOut:
+    """A table as the API shows it to ``viewer_id``: the invite link only for its players,
+    or for anyone when the table is public."""
+    seated = viewer_id is not None and any(
+        s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
     invite = None
-    if seated or not actor.info.private:
-        invite = absolute(request, f"/join/{actor.info.invite_token}")
-    return TableOut(**summary, url=absolute(request, f"/tables/{actor.info.id}"),
+    if seated or not summary["private"]:
+        invite = absolute(request, f"/join/{invite_token}")
+    return TableOut(**summary, url=absolute(request, f"/tables/{summary['id']}"),
                     invite_url=invite)
 
 
@@ -54,14 +61,14 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
 async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
                       game: str | None = None, status: str | None = None) -> list[TableOut]:
     """Public tables waiting for players or playing (filter with ?game= and ?status=)."""
-    actors = registry.public_tables()
+    tables = await registry.public_summaries()
     if game:
-        actors = [a for a in actors if a.info.game == game]
+        tables = [t for t in tables if t[0]["game"] == game]
     if status:
-        actors = [a for a in actors if a.info.status == status]
-    actors.sort(key=lambda a: a.info.created_at, reverse=True)
+        tables = [t for t in tables if t[0]["status"] == status]
+    tables.sort(key=lambda t: t[0]["created_at"], reverse=True)
     viewer = player.id if player else None
-    return [table_out(request, a, viewer) for a in actors]
+    return [summary_out(request, summary, invite, viewer) for summary, invite in tables]
 
 
 @router.get("/tables/{table_id}", response_model=TableOut, responses=errors(401, 404, 503))

@@ -46,6 +46,9 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # bumped by every process that takes the table over; an owner's writes carry the epoch it
+    # took the table with, so a stale owner's writes are refused (app/tables/cluster.py)
+    owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"

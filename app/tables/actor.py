@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.db.repository import Repository, now
+from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, forbidden
 from app.games.base import (
     CLOSE_WINDOW,
@@ -147,6 +147,7 @@ class TableInfo:
     names: dict[str, str]
     error: str | None = None
     outcome: dict[str, Any] | None = None
+    epoch: int = 0  # the owner epoch this process took the table with (the write fence)
 
 
 class TableActor:
@@ -182,6 +183,11 @@ class TableActor:
         self._ephemeral_budget: dict[int, tuple[float, float]] = {}  # conn -> (tokens, at)
         self._chat_buckets: dict[str, limits.Bucket] = {}  # player -> chat allowance
         self.last_activity = time.monotonic()
+        # told when the public summary may have changed (the cluster's lobby lists), and when
+        # a write shows that another process has taken the table over
+        self.on_change: Callable[[TableActor], None] | None = None
+        self.on_stale: Callable[[TableActor], None] | None = None
+        self.moved = False
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -191,7 +197,10 @@ class TableActor:
         self._reschedule_timers()
         self._schedule_window()
 
-    async def stop(self) -> None:
+    async def stop(self, moved: bool = False) -> None:
+        """Stop the task and close every connection; ``moved``: the table now lives in
+        another process, so clients are told to reconnect (they reach the new owner)."""
+        self.moved = self.moved or moved
         for handle in self._timer_handles:
             handle.cancel()
         if self._window_handle is not None:
@@ -203,12 +212,20 @@ class TableActor:
             except asyncio.CancelledError:
                 pass
         for conn in list(self.connections.values()):
-            conn.finish()
+            if self.moved:
+                conn.push({"type": "error", "version": self.info.version, "code": "table_moving",
+                           "message": "this table moved to another server: reconnecting"})
+                conn.finish(close=(SERVICE_RESTART, "table_moving"))
+            else:
+                conn.finish()
+        self.connections.clear()
 
     async def submit(self, command: Any) -> Any:
         """Enqueue a command and wait for the actor's answer (or its AppError)."""
         if self.info.status == "deleted":
             raise AppError("not_found", "no such table", 404)
+        if self.moved or (self._task is not None and self._task.done()):
+            raise table_moving()
         envelope = _Envelope(command)
         await self._queue.put(envelope)
         return await envelope.reply
@@ -281,7 +298,8 @@ class TableActor:
             seat = cmd.seat
         seats = list(self.info.seats)
         seats[seat] = cmd.player_id
-        await self.repo.save_seats(self.info.id, seats, self.info.host_id, self.info.version + 1)
+        await self._fenced(self.repo.save_seats(self.info.id, seats, self.info.host_id,
+                                                self.info.version + 1, epoch=self.info.epoch))
         self.info.seats = seats
         self.info.names[cmd.player_id] = cmd.name
         self.info.version += 1
@@ -303,7 +321,8 @@ class TableActor:
         host = self.info.host_id
         if host == cmd.player_id:
             host = next(p for p in seats if p is not None)
-        await self.repo.save_seats(self.info.id, seats, host, self.info.version + 1)
+        await self._fenced(self.repo.save_seats(self.info.id, seats, host,
+                                                self.info.version + 1, epoch=self.info.epoch))
         self.info.seats, self.info.host_id = seats, host
         self.info.version += 1
         self._rebind_connections()
@@ -317,7 +336,7 @@ class TableActor:
         await self._delete()
 
     async def _delete(self) -> None:
-        await self.repo.delete_table(self.info.id)
+        await self._fenced(self.repo.delete_table(self.info.id, epoch=self.info.epoch))
         self.info.status = "deleted"
         self.info.version += 1
         for conn in self.connections.values():
@@ -335,8 +354,8 @@ class TableActor:
             raise AppError("not_full", "every seat must be taken before the game starts", 409)
         state = self.engine.setup(self.info.seat_count, engine_options(self.info.options),
                                   self.info.seed)
-        await self.repo.set_status(self.info.id, "playing", self.info.version + 1,
-                                   started_at=now())
+        await self._fenced(self.repo.set_status(self.info.id, "playing", self.info.version + 1,
+                                                epoch=self.info.epoch, started_at=now()))
         self.state = state
         self.info.status = "playing"
         self.info.version += 1
@@ -396,8 +415,10 @@ class TableActor:
         outcome_json = outcome.to_json() if outcome is not None else None
         version = self.info.version + 1
         try:
-            await self.repo.append_action(self.info.id, version, seat, action, source,
-                                          outcome_json)
+            await self._fenced(self.repo.append_action(self.info.id, version, seat, action,
+                                                       source, outcome_json, self.info.epoch))
+        except AppError:
+            raise
         except Exception:
             log.exception("table %s: could not store action %s", self.info.id, version)
             raise AppError("storage_error",
@@ -445,6 +466,18 @@ class TableActor:
             return False
         self._ephemeral_budget[conn_id] = (tokens - 1.0, clock)
         return True
+
+    async def _fenced(self, write: Any) -> None:
+        """Await a write of this table; if another process has taken the table over, give
+        it up here (the registry stops this actor) and tell the caller to reconnect."""
+        try:
+            await write
+        except StaleOwner:
+            log.warning("table %s: taken over by another process; giving it up", self.info.id)
+            self.moved = True
+            if self.on_stale is not None:
+                self.on_stale(self)
+            raise table_moving() from None
 
     # ------------------------------------------------------------------ connections
 
@@ -568,6 +601,8 @@ class TableActor:
 
     def _broadcast(self, events: list[Any] | None = None, exclude: int | None = None) -> None:
         summary = self.summary()
+        if self.on_change is not None:
+            self.on_change(self)
         cache: dict[int | None, str] = {}  # one view and one encoding per seat, not per socket
         for conn in list(self.connections.values()):
             if conn.id == exclude or conn.dropped:
@@ -652,6 +687,14 @@ class TableActor:
 
     def _fire_timer(self, seat: int, token: int) -> None:
         self._queue.put_nowait(_Envelope(TimerFired(seat, token)))
+
+
+SERVICE_RESTART = 1012  # close code: reconnect, the table is served elsewhere now
+
+
+def table_moving() -> AppError:
+    return AppError("table_moving", "this table is moving to another server: try again in a "
+                    "moment", 503)
 
 
 def _same(given: str | None, expected: str) -> bool:
