@@ -8,10 +8,10 @@ from fastapi import APIRouter, Request, Response
 
 from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
 from app.api.limits import get_limits
-from app.api.schemas import JoinedOut, JoinTable, NewTable, TableOut, errors
+from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
 from app.config import get_settings
 from app.games import ENGINES
-from app.tables.actor import Delete, Join, Leave, Start, TableActor
+from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start, TableActor
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -118,3 +118,25 @@ async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryD
     actor = await registry.get(table_id)
     await actor.submit(Delete(player.id))
     return Response(status_code=204)
+
+
+@router.post("/tables/{table_id}/bots", response_model=TableOut, status_code=201,
+             responses=errors(401, 403, 404, 409, 422, 503))
+async def add_bot(table_id: str, body: NewBot, request: Request, player: CurrentPlayer,
+                  registry: RegistryDep) -> TableOut:
+    """Seat a server-side bot (host only, before the start): in a free seat, or in the host's
+    own seat (the host then watches, and a table can be all bots). Bots move after the
+    table's ``bot_delay`` (milliseconds). 422 ``no_bot`` for a game without one."""
+    actor = await registry.get(table_id)
+    await actor.submit(AddBot(player.id, body.seat))
+    return table_out(request, actor, player.id)
+
+
+@router.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut,
+               responses=errors(401, 403, 404, 409, 422, 503))
+async def remove_bot(table_id: str, seat: int, request: Request, player: CurrentPlayer,
+                     registry: RegistryDep) -> TableOut:
+    """Free a bot's seat (host only, before the start)."""
+    actor = await registry.get(table_id)
+    await actor.submit(RemoveBot(player.id, seat))
+    return table_out(request, actor, player.id)

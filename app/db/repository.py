@@ -6,6 +6,7 @@ The table actor calls these; nothing else writes tables, seats or actions.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -59,6 +60,15 @@ class Repository:
             player = await s.get(Player, player_id)
             if player is not None:
                 player.name = name
+
+    async def create_bot(self, name: str) -> Player:
+        """A bot player for one seat; its token is random and never handed out."""
+        bot = Player(id=secrets.token_urlsafe(12), name=name,
+                     token_hash=hash_token(secrets.token_urlsafe(32)), created_at=now(),
+                     bot=True)
+        async with self.sessions() as s, s.begin():
+            s.add(bot)
+        return bot
 
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessions() as s:

@@ -21,7 +21,7 @@ from app.db.models import GameTable
 from app.db.repository import Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
-from app.games.base import TURN_TIMER, BadOptions, apply_any, engine_options
+from app.games.base import BadOptions, apply_any, engine_options, split_options
 from app.tables.actor import TableActor, TableInfo
 from app.tables.cluster import Cluster
 
@@ -45,11 +45,10 @@ class Registry:
         engine = ENGINES.get(game)
         if engine is None:
             raise AppError("unknown_game", f"no game called {game!r}", 422)
-        options = dict(options or {})
-        timer = options.pop(TURN_TIMER.name, TURN_TIMER.default)
         try:
-            resolved = engine.check_setup(seats, options)  # type: ignore[attr-defined]
-            resolved[TURN_TIMER.name] = TURN_TIMER.coerce(timer)
+            game_options, platform = split_options(options)
+            resolved = engine.check_setup(seats, game_options)  # type: ignore[attr-defined]
+            resolved.update(platform)
         except BadOptions as exc:
             raise AppError("bad_options", str(exc), 422) from None
         row = GameTable(
@@ -256,6 +255,7 @@ class Registry:
             seats[s.seat] = s.player_id
         players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
         info = _info(row, seats, {pid: p.name for pid, p in players.items()})
+        info.bots = {pid for pid, p in players.items() if p.bot}
         state = None
         history = []
         if row.status in ("playing", "finished"):
@@ -284,10 +284,13 @@ def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> Tab
 def _stored_summary(row: GameTable) -> dict[str, Any]:
     """A table's public summary from the database alone (its owner has not published one)."""
     names = {s.player_id: s.player.name for s in row.seats}
+    bots = {s.player_id for s in row.seats if s.player.bot}
     seats: list[dict[str, Any]] = [{"seat": i, "connected": False, "player": None}
                                    for i in range(row.seat_count)]
     for seat in row.seats:
-        seats[seat.seat]["player"] = {"id": seat.player_id, "name": names[seat.player_id]}
+        seats[seat.seat]["player"] = {"id": seat.player_id, "name": names[seat.player_id],
+                                      "bot": seat.player_id in bots}
+        seats[seat.seat]["connected"] = seat.player_id in bots
     return {
         "id": row.id, "game": row.game, "status": row.status, "version": row.version,
         "seat_count": row.seat_count, "options": dict(row.options), "private": row.private,

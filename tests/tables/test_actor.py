@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -28,6 +29,10 @@ class MemoryRepo:
 
     async def save_seats(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+    async def create_bot(self, name: str) -> Any:
+        self.bots = getattr(self, "bots", 0) + 1
+        return SimpleNamespace(id=f"bot{self.bots}", name=name, bot=True)
 
     async def delete_table(self, *args: Any, **kwargs: Any) -> None:
         return None
