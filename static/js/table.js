@@ -28,6 +28,7 @@ const baseTitle = document.title;
 // In simultaneous games other seats' choices bump the version without changing ours:
 // an action refused only as stale is sent again if it is still legal in the fresh state.
 const simultaneous = app.dataset.simultaneous === "true";
+const hasBots = app.dataset.bots === "true";
 
 const $ = (id) => document.getElementById(id);
 // replaceChildren, skipping the null/false placeholders of optional parts
@@ -113,6 +114,21 @@ function maybeAutoJoin() {
   seatAction("join", { invite });
 }
 
+// The host seats a bot in a free seat (or gives their own seat to one and watches), before
+// the start; the game's page says when a game has no bot (Block and Guess).
+function botButton(seat, mine) {
+  const bot = seat.player && seat.player.bot;
+  if (seat.player && !bot && !mine) return null;
+  const key = bot ? "table.remove_bot" : mine ? "table.bot_my_seat" : "table.add_bot";
+  return el("button", { class: "secondary small", dataset: { focusKey: `bot-${seat.seat}` },
+    onclick: async () => {
+      try {
+        if (bot) await api("DELETE", `/api/tables/${tableId}/bots/${seat.seat}`);
+        else await api("POST", `/api/tables/${tableId}/bots`, { seat: seat.seat });
+      } catch (error) { showError(errorText(error)); }
+    } }, t(key));
+}
+
 function renderSeats() {
   const table = last.table;
   const mySeat = last.seat;
@@ -130,9 +146,11 @@ function renderSeats() {
       el("span", { class: "seat-name" }, s.player ? s.player.name : t("table.free")),
       mine ? el("span", { class: "muted" }, ` ${t("table.you")}`) : null,
       s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
+      s.player && s.player.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null,
       turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
       waiting && !s.player && mySeat === null && !locked
-        ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }), dataset: { focusKey: `sit-${s.seat}` } }, t("table.take_seat")) : null);
+        ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }), dataset: { focusKey: `sit-${s.seat}` } }, t("table.take_seat")) : null,
+      waiting && isHost && hasBots ? botButton(s, mine) : null);
   });
   const controls = [];
   if (waiting && mySeat !== null) controls.push(el("button", { class: "secondary", onclick: () => seatAction("leave") }, t("table.leave")));
