@@ -56,7 +56,13 @@ class Card:
                     list(self.not_colors), list(self.not_ranks))
 
     def face(self) -> JSON:
-        return {"id": self.id, "color": self.color, "rank": self.rank}
+        """The card shown face up, as a read-only dict made once per card (a played or
+        discarded card never changes, so every later state's view reuses it)."""
+        face = self.__dict__.get("_face")
+        if face is None or face["color"] != self.color or face["rank"] != self.rank:
+            face = self.__dict__["_face"] = {"id": self.id, "color": self.color,
+                                             "rank": self.rank}
+        return face
 
     def knowledge(self, colors: tuple[str, ...]) -> JSON:
         """What the clues told about this card (shared, read-only: the same clues give the
@@ -385,7 +391,8 @@ class HanabiEngine(BaseEngine):
                 "score": state.score(),
                 "max_score": state.max_score(),
                 "verdict": verdict(state.score()) if state.over else None,
-                "log": [dict(e) for e in state.log],
+                # entries never change once logged, and views are read-only
+                "log": state.log,
             }
             state.__dict__["_public"] = public
         return {
