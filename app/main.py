@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.api import lobby, matches, metrics, pages, players, ws
+from app.api import life, lobby, matches, metrics, pages, players, replays, ws
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import ROOT, get_settings
@@ -57,10 +57,12 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         app.state.loop_monitor = monitor
         monitor.start()
         janitor = asyncio.get_running_loop().create_task(_evict_forever(registry))
+        housekeeper = asyncio.get_running_loop().create_task(_housekeep_forever(registry))
         try:
             yield
         finally:
             janitor.cancel()
+            housekeeper.cancel()
             await monitor.stop()
             await registry.shutdown()
             await repo.close()
@@ -82,6 +84,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
     def openapi() -> dict:
         if app.openapi_schema is None:
             complete_error_responses(generate_openapi())
+            replays.add_components(app.openapi_schema)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -123,7 +126,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code, headers=headers)
 
-    for module in (players, lobby, matches, metrics, ws, pages):
+    for module in (players, lobby, life, replays, matches, metrics, ws, pages):
         app.include_router(module.router)
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it
@@ -148,3 +151,15 @@ async def _evict_forever(registry: Registry, every: float = 60, idle: float = 90
         await asyncio.sleep(every)
         registry.evict_idle(idle)
 
+
+async def _housekeep_forever(registry: Registry) -> None:
+    """Waiting tables nobody came to expire; playing tables everyone left are closed as
+    abandoned (app/tables/life.py)."""
+    settings = get_settings()
+    while True:
+        await asyncio.sleep(settings.janitor_seconds)
+        try:
+            await registry.housekeep(settings.waiting_expiry_seconds,
+                                     settings.empty_table_seconds)
+        except Exception:  # noqa: BLE001 - the next round tries again
+            log.exception("housekeeping failed")

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, watch_key
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewTable, TableOut, errors
 from app.config import get_settings
@@ -24,11 +24,13 @@ def absolute(request: Request, path: str) -> str:
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
     summary = actor.summary()
     seated = actor.seat_of(viewer_id) is not None
-    invite = None
+    invite = watch = None
     if seated or not actor.info.private:
         invite = absolute(request, f"/join/{actor.info.invite_token}")
+        key = watch_key(actor.info.id, actor.info.invite_token)
+        watch = absolute(request, f"/watch/{actor.info.id}/{key}")
     return TableOut(**summary, url=absolute(request, f"/tables/{actor.info.id}"),
-                    invite_url=invite)
+                    invite_url=invite, watch_url=watch)
 
 
 @router.get("/games")

@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { TableSocket } from "./socket.js";
+import { createLife } from "./table-life.js";
 
 const app = document.getElementById("table-app");
 const tableId = app.dataset.table;
@@ -64,6 +65,10 @@ const ctx = {
   },
 };
 
+// the table's life around the game: clocks, presence, votes, rematch, chat lines (table-life.js)
+const life = createLife({ tableId, me, seatName, showError, errorText, renderer: () => renderer });
+life.setCtx(ctx);
+
 export function sameAction(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (a[k] !== b[k]) return false;
@@ -107,6 +112,7 @@ function renderSeats() {
       mine ? el("span", { class: "muted" }, ` ${t("table.you")}`) : null,
       s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
       turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
+      ...life.seatExtras(s),
       waiting && !s.player && mySeat === null
         ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }) }, t("table.take_seat")) : null);
   });
@@ -152,7 +158,7 @@ function renderBanner() {
 }
 
 function renderLog() {
-  const lines = renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog;
+  const lines = life.mergeLog(renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog, last);
   const list = $("log");
   list.replaceChildren(...lines.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;
@@ -180,6 +186,7 @@ function render() {
   $("skip-hand").hidden = !$("my-hand");
   renderChatGate();
   cueTurn();
+  life.render(last);
 }
 
 function renderChatGate() {
@@ -238,6 +245,7 @@ function onMessage(message) {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
     last = message;
+    life.onState(message);
     windowAt = performance.now();
     for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
@@ -253,7 +261,7 @@ function onMessage(message) {
     showError(errorText(message));
   } else if (message.type === "chat") {
     const list = $("chat");
-    list.append(el("li", {}, el("strong", {}, `${message.name}: `), message.text));
+    list.append(life.chatLine(message));
     list.scrollTop = list.scrollHeight;
   } else if (message.type === "ephemeral") {
     if (renderer && renderer.onEphemeral && last) renderer.onEphemeral(message, ctx);
@@ -292,5 +300,5 @@ $("sound-toggle").addEventListener("click", () => {
 renderSoundToggle();
 
 await loadRenderer(app.dataset.game);
-const socket = new TableSocket(tableId, { invite, onMessage, onStatus });
+const socket = new TableSocket(tableId, { invite, watch: app.dataset.watch, onMessage, onStatus });
 deadlineTimer = setInterval(tickClocks, 1000);

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,6 +26,9 @@ class MemoryRepo:
         self.actions: list[tuple[int, int, dict, str]] = []
         self.fail_next = False
         self.pushed_before_store: list[int] = []
+        self.chat: list[dict[str, Any]] = []
+        self.outcome: Any = None
+        self.deleted = False
 
     async def save_seats(self, *args: Any) -> None:
         return None
@@ -39,6 +43,14 @@ class MemoryRepo:
             self.fail_next = False
             raise OSError("disk full")
         self.actions.append((seq, seat, action, source))
+        self.outcome = outcome
+
+    async def add_chat_line(self, table_id: str, *, at: Any, **line: Any) -> Any:
+        self.chat.append(line)
+        return SimpleNamespace(id=len(self.chat), created_at=at, **line)
+
+    async def delete_table(self, table_id: str) -> None:
+        self.deleted = True
 
 
 class Recorder:

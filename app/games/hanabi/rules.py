@@ -129,6 +129,7 @@ class HanabiEngine(BaseEngine):
     min_players = 2
     max_players = 5
     simultaneous = False
+    cooperative = True
     options: tuple[OptionSpec, ...] = (
         OptionSpec("multicolor", "bool", False),
         OptionSpec("fuses", "choice", 3, choices=(3, 1)),
@@ -337,6 +338,17 @@ class HanabiEngine(BaseEngine):
     # ------------------------------------------------------------------ view
 
     def view(self, state: HanabiState, seat: int | None) -> JSON:
+        return self._view(state, seat, reveal=False)
+
+    def view_all(self, state: HanabiState) -> JSON:
+        """A spectator's view with every hand face up (replays; spectators of a table whose
+        host allows it). Never sent to a seat."""
+        return self._view(state, None, reveal=True)
+
+    def current_scores(self, state: HanabiState) -> list[int]:
+        return [state.score()] * state.seats
+
+    def _view(self, state: HanabiState, seat: int | None, reveal: bool) -> JSON:
         colors = state.colors
         # what the clues told is the same in every seat's view: work it out once per state
         # (a state is never changed after apply returns it, so the memo stays true)
@@ -350,7 +362,7 @@ class HanabiEngine(BaseEngine):
             for index, card in enumerate(hand):
                 item: JSON = {"id": card.id, "knowledge": knowledge[owner][index]}
                 # once the game is over nothing is secret: everyone sees every hand
-                if state.over or (seat is not None and owner != seat):
+                if state.over or reveal or (seat is not None and owner != seat):
                     item["color"], item["rank"] = card.color, card.rank
                 shown.append(item)
             hands.append(shown)
