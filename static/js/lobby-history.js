@@ -24,7 +24,7 @@ async function refresh() {
     if (!matches.length) { list.replaceChildren(el("li", { class: "muted" }, t("lobby.no_recent"))); return; }
     list.replaceChildren(...matches.map((match) => el("li", { dataset: { match: match.id } },
       el("strong", {}, t(`game.${match.game}`)), " · ",
-      ...match.seats.flatMap((s, i) => [i ? ", " : "", el("a", { href: `/players/${s.player.id}` }, s.player.name)]),
+      el("span", {}, ...match.seats.flatMap((s, i) => [i ? ", " : "", el("a", { href: `/players/${s.player.id}` }, s.player.name)])),
       " · ", el("span", { class: "muted" }, result(match)), " ",
       el("a", { href: `/matches/${match.id}`, class: "button" }, t("history.replay")))));
   } catch (error) {

@@ -71,7 +71,8 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
   function seatExtras(seat) {
     if (!last) return [];
     const out = [];
-    if (seat.player && !seat.connected && seat.away_for !== null && seat.away_for !== undefined) {
+    if (seat.player && !seat.connected && seat.away_for !== null && seat.away_for !== undefined
+        && last.table.status === "playing") {
       out.push(el("span", { class: "life-away", dataset: { away: String(seat.away_for) } }, awayText(seat.away_for + since())));
     }
     const clock = last.clock;
@@ -83,15 +84,15 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     return out;
   }
 
-  function renderWatchers() {
-    const seats = $("seats");
-    if (!seats || !last) return;
+  // the line under the seat list (table.js puts it there each time it draws the seats)
+  function watchersLine() {
+    if (!last) return null;
     const watching = last.table.spectators || { count: 0, names: [] };
     const others = watching.count - watching.names.length;
     const text = watching.count === 0 ? t("life.nobody_watching")
       : t("life.watching", { names: watching.names.join(", ") || "—", n: watching.count })
         + (others > 0 && watching.names.length ? ` ${t("life.watching_more", { n: others })}` : "");
-    seats.append(el("p", { class: "life-watchers muted", id: "life-watchers" }, text));
+    return el("p", { class: "life-watchers muted", id: "life-watchers" }, text);
   }
 
   // ---------------------------------------------------------------- the panel
@@ -188,7 +189,8 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     const panel = $("life");
     if (!panel || !last) return;
     const keep = document.activeElement && panel.contains(document.activeElement) ? document.activeElement.id : null;
-    panel.replaceChildren(el("h2", {}, t("life.title")), votePanel(), ...playingControls(), ...finishedControls(), ...spectatorInfo());
+    const parts = [el("h2", {}, t("life.title")), votePanel(), ...playingControls(), ...finishedControls(), ...spectatorInfo()];
+    panel.replaceChildren(...parts.filter(Boolean));
     if (keep && $(keep)) $(keep).focus({ preventScroll: true });
   }
 
@@ -267,6 +269,7 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
 
   return {
     seatExtras,
+    watchersLine,
     chatLine,
     onState(message) {
       last = message;
@@ -278,7 +281,6 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     render(message) {
       last = message;
       renderClock();
-      renderWatchers();
       renderPanel();
       renderChatNote();
       if (watchFor !== message.seat) refreshWatchUrl();

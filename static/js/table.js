@@ -130,6 +130,7 @@ function renderSeats() {
   replace($("seats"), 
     el("h2", {}, `${t("status." + table.status)} · ${t("table.version", { v: last.version })}`),
     el("ul", { class: "seat-list" }, rows),
+    life.watchersLine(),
     controls.length ? el("div", { class: "row" }, controls) : null,
     link && table.status === "waiting" ? el("div", { class: "invite" },
       el("label", { for: "invite-url" }, t("table.invite")),
