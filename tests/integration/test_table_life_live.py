@@ -311,3 +311,51 @@ async def test_an_import_is_refused_clearly_when_the_file_is_wrong(shared_server
     # nothing was stored by the refusals
     mine = httpx.get(f"{base}/api/matches?limit=200", timeout=10).json()
     assert all(m["id"] == table["id"] or m["seed"] != record["seed"] for m in mine)
+
+
+async def test_the_janitor_expires_waiting_tables_and_closes_empty_games(tmp_path) -> None:
+    from tests.support.server import LiveServer
+
+    live = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'j.db'}", tmp_path / "data", env={
+        "LUDOTECA_JANITOR_SECONDS": "0.2", "LUDOTECA_WAITING_EXPIRY_SECONDS": "1",
+        "LUDOTECA_EMPTY_TABLE_SECONDS": "1"})
+    live.start()
+    try:
+        host = ApiClient(live.url, "Sola")
+        lonely = host.create_table("hanabi", 2)
+        players, empty, _ = seat_players(live.url, "ikebana", 2)
+        assert players[0].start(empty["id"]).status_code == 200
+        for _ in range(100):  # the janitor looks every 0.2 s; no duration is asserted
+            gone = httpx.get(f"{live.url}/api/tables/{lonely['id']}", timeout=10)
+            closed = httpx.get(f"{live.url}/api/tables/{empty['id']}", timeout=10).json()
+            if gone.status_code == 404 and closed["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        assert gone.status_code == 404
+        assert closed["outcome"]["details"] == {"end": "abandoned", "reason": "empty"}
+        history = httpx.get(f"{live.url}/api/players/{players[1].id}/matches",
+                            timeout=10).json()
+        assert history[0]["id"] == empty["id"]
+        assert history[0]["result"] == {"seat": 1, "place": 1, "won": False, "score": 6,
+                                        "end": "abandoned"}
+        page = httpx.get(f"{live.url}/players/{players[1].id}", timeout=10)
+        assert page.status_code == 200 and empty["id"] in page.text
+    finally:
+        live.stop()
+
+
+async def test_a_players_history_shows_each_result(shared_server) -> None:
+    base = shared_server.url
+    players, table, _ = seat_players(base, "alebrijes", 3)
+    clients = await connect_and_start(shared_server.ws_url, players, table)
+    players[2].request("POST", f"/api/tables/{table['id']}/resign")
+    for c in clients:
+        await c.close()
+    results = [httpx.get(f"{base}/api/players/{p.id}/matches", timeout=10).json()[0]["result"]
+               for p in players]
+    assert [(r["place"], r["won"], r["end"]) for r in results] == [
+        (1, True, "resigned"), (1, True, "resigned"), (2, False, "resigned")]
+    page = httpx.get(f"{base}/players/{players[2].id}", headers={"Cookie": "lang=en"},
+                     timeout=10)
+    assert "Place 2" in page.text and "with a resignation" in page.text
+    assert httpx.get(f"{base}/api/players/nobody/matches", timeout=10).status_code == 404
