@@ -213,7 +213,13 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
 
   // ---------------------------------------------------------------- chat lines
 
+  const shownLines = new Set();
+
   function chatLine(message) {
+    if (message.id !== undefined) {
+      if (shownLines.has(message.id)) return null;
+      shownLines.add(message.id);
+    }
     if (message.kind === "system") {
       const params = { ...(message.params || {}) };
       if (params.proposal) params.proposal = proposalName(params.proposal);

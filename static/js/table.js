@@ -262,7 +262,8 @@ function onMessage(message) {
     showError(errorText(message));
   } else if (message.type === "chat") {
     const list = $("chat");
-    list.append(life.chatLine(message));
+    const line = life.chatLine(message); // null for a line already shown (a reconnect replays them)
+    if (line) list.append(line);
     list.scrollTop = list.scrollHeight;
   } else if (message.type === "ephemeral") {
     if (renderer && renderer.onEphemeral && last) renderer.onEphemeral(message, ctx);

@@ -106,10 +106,13 @@ def test_markup_in_names_and_chat_is_text_and_system_lines_are_translated(
         assert page.locator("i").count() == 0 and page.problems == []  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("clock", [{"clock": "turn", "turn_seconds": 3},
+                                   {"clock": "chess", "bank_seconds": 10,
+                                    "increment_seconds": 0}])
 def test_the_clock_counts_down_in_the_banner_and_the_automatic_move_is_in_the_log(
-        shared_server) -> None:
+        shared_server, clock: dict) -> None:
     base = shared_server.url
-    players, table = started_table(base, "ikebana", 2, {"clock": "turn", "turn_seconds": 3})
+    players, table = started_table(base, "ikebana", 2, clock)
     with launch_chromium() as browser:
         for player, lang, line in ((players[0], "en", "ran out of time: automatic move"),
                                    (players[1], "es", "Se acabó el tiempo de")):
@@ -118,6 +121,8 @@ def test_the_clock_counts_down_in_the_banner_and_the_automatic_move_is_in_the_lo
             page.wait_for_selector("#banner #life-clock .life-time")
             first = page.locator("#life-clock .life-time").first.inner_text()
             assert first.endswith(" s")
+            if clock["clock"] == "chess":  # every seat's bank beside its name
+                assert page.locator("#seats .life-bank").count() == 2
             page.wait_for_selector(f"#log li:has-text('{line}')", timeout=20_000)
             assert page.locator(f"#chat li.chat-system:has-text('{line[:12]}')").count() >= 1
             page.context.close()
@@ -207,3 +212,30 @@ def test_the_replay_page_steps_through_a_finished_game(shared_server, game: str)
             assert page.locator("#replay-result").inner_text()
             assert page.problems == []  # type: ignore[attr-defined]
             page.context.close()
+
+
+def test_the_chat_comes_back_after_a_restart_once(shared_server) -> None:
+    base = shared_server.url
+    players, table = started_table(base, "hanabi", 2)
+    with launch_chromium() as browser:
+        page = as_player(browser, base, players[0])
+        sockets: list = []
+        page.on("websocket", lambda ws: sockets.append(ws))
+        page.goto(f"{base}/tables/{table['id']}")
+        page.fill("#chat-input", "before the restart")
+        page.click("#chat-form button[type=submit]")
+        page.wait_for_selector("#chat li:has-text('before the restart')")
+        shared_server.restart(kill=True)
+        # the page's socket reconnects by itself; the replayed lines are not shown twice
+        for _ in range(300):
+            if len(sockets) >= 2:
+                break
+            page.wait_for_timeout(100)
+        assert len(sockets) >= 2, "the page did not reconnect"
+        page.wait_for_selector("#conn-status.ok", timeout=30_000)
+        page.wait_for_timeout(500)  # the replayed lines have arrived
+        assert page.locator("#chat li:has-text('before the restart')").count() == 1
+        page.reload()
+        page.wait_for_selector("#chat li:has-text('before the restart')")
+        assert page.locator("#chat li:has-text('The game begins.')").count() == 1
+        assert page.problems == []  # type: ignore[attr-defined]
