@@ -126,11 +126,13 @@ async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -
             raise AppError("too_large", f"a match file is at most {limit} bytes", 413)
     try:
         data = records.MatchFile.model_validate(json.loads(body))
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         if isinstance(exc, ValidationError):
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "body"
             raise AppError("bad_record", f"{where}: {first['msg']}", 422) from None
+        if isinstance(exc, RecursionError):
+            raise AppError("bad_record", "body: nested too deeply", 422) from None
         raise AppError("bad_record", "body: not valid JSON", 422) from None
     registry: Registry = request.app.state.registry
     async with get_limits(request).new_table(request, registry, player.id):

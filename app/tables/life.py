@@ -112,6 +112,7 @@ class TableLife:
         self._announced_away: set[int] = set()
         self._presence_buckets: dict[str, limits.Bucket] = {}
         self._idle_since = self._clock()  # nobody (seated, once playing) connected since
+        self._busy = False
         self.rematch_id: str | None = None
         self.rematch_invite = ""
         # version -> (source, seat) of the actions a player did not choose (a timeout, a
@@ -138,10 +139,11 @@ class TableLife:
             elif seat not in self._away_since:
                 self._away_since[seat] = t
                 left.add(seat)
-        busy = here if self.info.status == "playing" else {
-            c.id for c in self.connections.values() if not c.dropped}
-        if busy:
+        busy = bool(here) if self.info.status == "playing" else any(
+            not c.dropped for c in self.connections.values())
+        if busy or self._busy:  # idle from the moment the last one left
             self._idle_since = t
+        self._busy = busy
         return left, back
 
     def away_for(self, seat: int) -> float | None:

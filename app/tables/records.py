@@ -14,6 +14,7 @@ The file (``format: "ludoteca.match"``, ``format_version: 1``)::
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections import OrderedDict
 from datetime import datetime
@@ -141,9 +142,10 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
                            f"{entry.source!r}", 422)
         if entry.seat >= data.seats:
             raise AppError("bad_record", f"log: step {entry.seq}: no seat {entry.seat}", 422)
+    steps = [(e.seq, e.seat, e.action) for e in data.log]
     try:
-        result = replay(engine, data.seats, options, data.seed,
-                        ((e.seq, e.seat, e.action) for e in data.log))
+        # a long game takes a moment to replay: off the event loop, so tables keep going
+        result = await asyncio.to_thread(replay, engine, data.seats, options, data.seed, steps)
     except IllegalAction as exc:
         raise AppError("illegal_log", f"the log is not a legal game: {exc.message}",
                        422) from None
@@ -200,9 +202,10 @@ class ReplayCache:
         row = await finished_row(repo, match_id)
         actions = await repo.actions(match_id)
         engine = ENGINES[row.game]
+        steps = [(a.seq, a.seat, a.action) for a in actions]
         try:
-            replayed = replay(engine, row.seat_count, row.options, row.seed,
-                              ((a.seq, a.seat, a.action) for a in actions), keep_states=True)
+            replayed = await asyncio.to_thread(replay, engine, row.seat_count, row.options,
+                                               row.seed, steps, True)
         except IllegalAction as exc:  # a stored log the engine no longer accepts
             raise AppError("replay_failed", f"this match cannot be replayed: {exc.message}",
                            409) from None

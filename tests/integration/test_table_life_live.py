@@ -302,6 +302,8 @@ async def test_an_import_is_refused_clearly_when_the_file_is_wrong(shared_server
         r = post(body)
         assert (r.status_code, r.json()["code"]) == (status, code), (code, r.text)
     assert post(None, content=b"{not json").json()["code"] == "bad_record"
+    deep = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
+    assert post(None, content=deep).json()["code"] == "bad_record"
     huge = httpx.post(f"{base}/api/matches/import", content=b" " * (2 * 1024 * 1024 + 1),
                       headers={**importer.headers, "Content-Type": "application/json"},
                       timeout=10)

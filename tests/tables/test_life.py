@@ -243,8 +243,10 @@ async def test_spectators_see_every_card_only_when_the_host_allows_it_and_never_
 async def test_waiting_tables_expire_and_tables_everyone_left_are_closed() -> None:
     waiting, repo, clock = make("hanabi", 2)
     conn, _ = await connect(waiting, "a")
+    clock.now += 500  # the host stays a long while: idle counts from when they leave
     assert await waiting.submit(Housekeep(60, 60)) is None
     await waiting.submit(Disconnect(conn))
+    assert await waiting.submit(Housekeep(60, 60)) is None
     clock.now += 59
     assert await waiting.submit(Housekeep(60, 60)) is None
     clock.now += 1
