@@ -31,6 +31,20 @@ log = logging.getLogger("ludoteca")
 
 GC_YOUNG_THRESHOLD = 50_000
 
+# the table WebSocket is not an OpenAPI operation: its messages are summed up here (the whole
+# protocol is in docs/api.md)
+WEBSOCKET_DESCRIPTION = """
+Each table also has a WebSocket, `/ws/tables/{id}` (token in `Authorization: Bearer`; a
+spectator may add `?invite=` or a spectator link's `?watch=`). Client messages: `action`
+`{action, version}`, `chat` `{text}`, `ephemeral` `{data}`, `sync`, `ping`. Server messages:
+`state` (`version, table, seat, view, legal_actions, to_act, waiting_for, events, source, by,
+deadlines, clock, window, chat_allowed, spectators_see_all, vote, rematch`, and `history` on
+connect), `chat` (`id, kind: player|spectator|system, seat, name, text, code, params, at`),
+`ephemeral`, `error` (`code, message`), `closed` (`table_deleted`, `table_expired`), `pong`.
+Finished games: `/api/matches/{id}/replay`, `/views/{step}`, `/export`; `POST
+/api/matches/import`. See docs/api.md for every field.
+"""
+
 
 def create_app(database_url: str | None = None, run_migrations: bool = True) -> FastAPI:
     url = database_url or get_settings().resolved_database_url()
@@ -71,6 +85,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
     app = FastAPI(
         title="Ludoteca",
         summary="Self-hosted real-time card games: lobby and match API",
+        description=WEBSOCKET_DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
         # our own /docs page serves Swagger UI from this server (no CDN): pages.api_docs
