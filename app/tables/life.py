@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.db.repository import now
 from app.errors import AppError, forbidden
-from app.games.base import SYSTEM_SEAT, open_window
+from app.games.base import SYSTEM_SEAT, IllegalAction, open_window
 from app.tables import limits
 from app.tables.clocks import TableClock
 from app.tables.ending import early_outcome
@@ -269,8 +269,14 @@ class TableLife:
             if not due:
                 break
             seat = due[0]
-            action = self.engine.timeout_action(self.state, seat)
-            await self._apply(seat, action, "timeout")  # type: ignore[attr-defined]
+            try:
+                action = self.engine.timeout_action(self.state, seat)
+                await self._apply(seat, action, "timeout")  # type: ignore[attr-defined]
+            except (AppError, IllegalAction) as exc:  # nobody awaits a clock's answer
+                log.error("table %s: no timeout move for seat %s: %s", self.info.id, seat,
+                          exc)
+                self.table_clock.deadlines.pop(seat, None)  # not again until the next change
+                break
         self._arm_clock()
 
     # ------------------------------------------------------------------ ending early
