@@ -194,3 +194,21 @@ async def test_the_real_timer_is_armed_for_the_next_deadline() -> None:
     assert actor._clock_handle is not None  # a loop timer waits for it (no sleeping here)
     await actor.stop()
     await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+async def test_a_timeout_move_the_engine_cannot_give_is_logged_once_not_looped(
+        monkeypatch) -> None:
+    from app.games.base import IllegalAction
+
+    clock = FakeClock()
+    actor, repo = await started("hanabi", {"clock": "turn", "turn_seconds": 5}, clock)
+
+    def nothing(state: Any, seat: int) -> Any:
+        raise IllegalAction("not_your_turn", "nothing to play")
+
+    monkeypatch.setattr(actor.engine, "timeout_action", nothing)
+    clock.now += 5
+    await actor.submit(ClockCheck(0))
+    assert repo.actions == [] and actor.table_clock.next_due() is None
+    await actor.stop()
