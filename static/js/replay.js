@@ -116,8 +116,10 @@ function renderControls() {
     const current = Number(button.dataset.step) === step;
     if (current) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
   }
-  const currentItem = document.querySelector(`#replay-actions button[data-step="${step}"]`);
-  if (currentItem && currentItem.scrollIntoView) currentItem.scrollIntoView({ block: "nearest" });
+  // the current move in view inside the list, without scrolling the page away from the board
+  const list = $("replay-actions");
+  const currentItem = list.querySelector(`button[data-step="${step}"]`);
+  if (currentItem) list.scrollTop = Math.max(0, currentItem.offsetTop - list.clientHeight / 2);
 }
 
 async function go(n) {

@@ -76,10 +76,11 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
       out.push(el("span", { class: "life-away", dataset: { away: String(seat.away_for) } }, awayText(seat.away_for + since())));
     }
     const clock = last.clock;
-    if (clock && clock.mode === "chess" && seat.player && last.table.status === "playing") {
-      const running = clock.running.includes(seat.seat);
-      const bank = Math.max(0, clock.banks[seat.seat] - (running ? since() : 0));
-      out.push(el("span", { class: `life-bank${running ? " running" : ""}`, title: t("life.bank") }, clockText(bank)));
+    // a chess clock's bank for the seats not on the move (those on the move have their
+    // countdown badge, and the clock in the banner)
+    if (clock && clock.mode === "chess" && seat.player && last.table.status === "playing"
+        && !clock.running.includes(seat.seat)) {
+      out.push(el("span", { class: "life-bank", title: t("life.bank") }, clockText(clock.banks[seat.seat])));
     }
     return out;
   }
