@@ -25,6 +25,7 @@ class NewPlayer(BaseModel):
 class PlayerOut(BaseModel):
     id: str
     name: str
+    bot: bool = Field(default=False, description="a server-side bot seated by the host")
 
 
 class PlayerCreated(PlayerOut):
@@ -37,6 +38,12 @@ class NewTable(BaseModel):
     seats: int = Field(ge=1, le=12, examples=[2])
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
+
+
+class NewBot(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, description="a free seat, or the host's own (the host then "
+                      "watches)")
 
 
 class JoinTable(BaseModel):
@@ -72,7 +79,7 @@ class TableOut(BaseModel):
     outcome: dict[str, Any] | None = Field(
         default=None, description="once finished: scores, ranking, winners, details "
         "(details.end is 'resigned' or 'abandoned' when the game ended early)")
-    spectators: SpectatorsOut
+    spectators: SpectatorsOut = Field(default_factory=lambda: SpectatorsOut(count=0, names=[]))
     rematch_of: str | None = Field(default=None,
                                    description="the finished table this one is a rematch of")
     url: str
@@ -81,6 +88,11 @@ class TableOut(BaseModel):
     watch_url: str | None = Field(
         default=None, description="the spectator link (watch, never sit); shown like "
         "invite_url")
+
+
+class MyTableOut(TableOut):
+    seat: int | None = Field(description="your seat at this table")
+    your_turn: bool = Field(description="the table is waiting for your move")
 
 
 class JoinedOut(BaseModel):

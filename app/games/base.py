@@ -149,7 +149,7 @@ class OptionSpec:
         return value
 
 
-# Every game gets these platform options; the table actor (not the engine) enforces them
+# Every game gets these platform options; the table actor (not the engine) applies them
 # (app/tables/options.py resolves them, app/tables/clocks.py runs the clocks).
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
 CLOCK = OptionSpec("clock", "choice", "none", choices=("none", "turn", "chess"))
@@ -157,15 +157,20 @@ BANK = OptionSpec("bank_seconds", "int", 600, minimum=10, maximum=86400)
 INCREMENT = OptionSpec("increment_seconds", "int", 5, minimum=0, maximum=3600)
 ABSENT_GRACE = OptionSpec("absent_grace_seconds", "int", 120, minimum=0, maximum=86400)
 SPECTATOR_CHAT = OptionSpec("spectator_chat", "bool", True)
+# how long a bot seat waits before it moves (milliseconds): a human-like pause; 0 for tests
+BOT_DELAY = OptionSpec("bot_delay", "int", 800, minimum=0, maximum=10_000)
+PLATFORM_OPTIONS: tuple[OptionSpec, ...] = (CLOCK, TURN_TIMER, BANK, INCREMENT, ABSENT_GRACE,
+                                            SPECTATOR_CHAT, BOT_DELAY)
 # cooperative games only: spectators (never a seated player) see every hidden card
 SEE_ALL = OptionSpec("spectators_see_all", "bool", False)
-TABLE_OPTIONS = (CLOCK, TURN_TIMER, BANK, INCREMENT, ABSENT_GRACE, SPECTATOR_CHAT)
-TABLE_OPTION_NAMES = frozenset(o.name for o in (*TABLE_OPTIONS, SEE_ALL))
+TABLE_OPTION_NAMES = frozenset(o.name for o in (*PLATFORM_OPTIONS, SEE_ALL))
 
 
 def table_options(engine: Any) -> tuple[OptionSpec, ...]:
     """The platform's options a table of ``engine`` offers (see-all only if cooperative)."""
-    return (*TABLE_OPTIONS, SEE_ALL) if getattr(engine, "cooperative", False) else TABLE_OPTIONS
+    if getattr(engine, "cooperative", False):
+        return (*PLATFORM_OPTIONS, SEE_ALL)
+    return PLATFORM_OPTIONS
 
 
 def first_seat_option(max_players: int) -> OptionSpec:
@@ -400,6 +405,10 @@ class Engine(Protocol):
     def all_cards(self, state: Any) -> list[Any]: ...
 
 
+# the games with a server-side bot (app/games/bots.py imports their bot modules)
+_BOT_GAMES = ("hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra")
+
+
 class BaseEngine:
     """Shared behaviour for engines: option handling, catalogue entry, default timeout."""
 
@@ -430,6 +439,7 @@ class BaseEngine:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "simultaneous": self.simultaneous,
+            "bots": self.id in _BOT_GAMES,
             "cooperative": self.cooperative,
             "options": [*(o.describe() for o in self.options),
                         *({**o.describe(), "platform": True} for o in table_options(self))],

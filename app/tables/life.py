@@ -129,11 +129,12 @@ class TableLife:
         just came back)."""
         t = self._clock()
         here = self.connected_seats()
+        bots = getattr(self.info, "bots", set())
         left, back = set(), set()
         for seat, pid in enumerate(self.info.seats):
             if pid is None:
                 self._away_since.pop(seat, None)
-            elif seat in here:
+            elif seat in here or pid in bots:  # a bot seat is never away
                 if self._away_since.pop(seat, None) is not None:
                     back.add(seat)
             elif seat not in self._away_since:

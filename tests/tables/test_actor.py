@@ -30,14 +30,18 @@ class MemoryRepo:
         self.outcome: Any = None
         self.deleted = False
 
-    async def save_seats(self, *args: Any) -> None:
+    async def save_seats(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+    async def create_bot(self, name: str) -> Any:
+        self.bots = getattr(self, "bots", 0) + 1
+        return SimpleNamespace(id=f"bot{self.bots}", name=name, bot=True)
 
     async def set_status(self, *args: Any, **kwargs: Any) -> None:
         return None
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict,
-                            source: str, outcome: Any) -> None:
+                            source: str, outcome: Any, epoch: int = 0) -> None:
         await asyncio.sleep(0)
         if self.fail_next:
             self.fail_next = False
@@ -49,7 +53,7 @@ class MemoryRepo:
         self.chat.append(line)
         return SimpleNamespace(id=len(self.chat), created_at=at, **line)
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, *args: Any, **kwargs: Any) -> None:
         self.deleted = True
 
 

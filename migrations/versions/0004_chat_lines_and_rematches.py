@@ -1,7 +1,7 @@
 """chat lines stored with their table; tables.rematch_of
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-11-30 10:00:00
 """
 
@@ -9,8 +9,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0002'
-down_revision = '0001'
+revision = '0004'
+down_revision = '0003'
 branch_labels = None
 depends_on = None
 
