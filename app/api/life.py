@@ -12,7 +12,7 @@ from app.api.limits import get_limits
 from app.api.lobby import table_out
 from app.api.schemas import Ballot, JoinedOut, NewVote, TableOut, VoteOut, errors
 from app.errors import AppError, forbidden
-from app.tables.actor import Join, TableActor
+from app.tables.actor import AddBot, Join, TableActor
 from app.tables.life import Cast, Propose, Resign, SetRematch
 from app.tables.registry import Registry
 
@@ -78,6 +78,9 @@ async def rematch(table_id: str, request: Request, player: CurrentPlayer,
                     player.id, player.name, old.info.game, old.info.seat_count,
                     dict(old.info.options), old.info.private, host_seat=seat,
                     rematch_of=old.info.id)
+            # the same players: the bots that played take their seats again at once
+            for bot_seat in sorted(old.bot_seats()):
+                await new.submit(AddBot(player.id, bot_seat))
             await old.submit(SetRematch(new.info.id, new.info.invite_token, player.id))
     try:
         joined = await new.submit(Join(player.id, player.name, seat, new.info.invite_token))

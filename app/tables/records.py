@@ -36,7 +36,7 @@ FORMAT = "ludoteca.match"
 FORMAT_VERSION = 1
 MAX_LOG = 20_000
 MAX_CHAT = 5_000
-SOURCES = ("player", "timeout", "window", "resign", "vote", "empty")
+SOURCES = ("player", "bot", "timeout", "window", "resign", "vote", "empty")
 
 
 # --------------------------------------------------------------------------- the file
