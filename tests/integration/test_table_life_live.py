@@ -361,3 +361,4 @@ async def test_a_players_history_shows_each_result(shared_server) -> None:
                      timeout=10)
     assert "Place 2" in page.text and "with a resignation" in page.text
     assert httpx.get(f"{base}/api/players/nobody/matches", timeout=10).status_code == 404
+

@@ -263,3 +263,24 @@ async def test_waiting_tables_expire_and_tables_everyone_left_are_closed() -> No
     assert repo2.actions[-1][1:] == (SYSTEM_SEAT, {"type": "abandon", "reason": "empty"},
                                      "empty")
     await playing.stop()
+
+
+async def test_a_bot_seat_is_never_away_and_votes_are_for_the_humans(monkeypatch) -> None:
+    from app.tables import actor as actor_module
+    from app.tables.actor import AddBot
+    from tests.tables.test_bots import FirstLegal
+
+    monkeypatch.setattr(actor_module, "bot_for",
+                        lambda game: FirstLegal() if game == "hanabi" else None)
+    actor, repo, clock = make("hanabi", 3, {"bot_delay": 10_000, "absent_grace_seconds": 0})
+    await actor.submit(AddBot("a", 2))
+    await actor.submit(Join("b", "Beto"))
+    await actor.submit(Start("a"))
+    await connect(actor, "a")
+    clock.now += 100
+    assert actor.summary()["seats"][2]["away_for"] is None
+    assert actor.summary()["seats"][1]["away_for"] == 100.0  # Beto never came
+    vote = await actor.submit(Propose("a", "abandon"))
+    assert actor.info.status == "finished" and vote["voters"] == [0]  # not the bot
+    assert "joined" in system_codes(repo)
+    await actor.stop()
