@@ -239,3 +239,30 @@ def test_the_chat_comes_back_after_a_restart_once(shared_server) -> None:
         page.wait_for_selector("#chat li:has-text('before the restart')")
         assert page.locator("#chat li:has-text('The game begins.')").count() == 1
         assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_replay_history_and_spectator_pages_pass_axe(shared_server) -> None:
+    from tests.support.axe import axe_source, axe_violations
+
+    axe_source()  # install (or find) axe-core first
+    base = shared_server.url
+    table = _finished(base, shared_server.ws_url, "hanabi")
+    players, live = started_table(base, "ikebana", 2, {"clock": "chess"})
+    problems: list[str] = []
+    with launch_chromium() as browser:
+        for lang in ("es", "en"):
+            for width in (390, 1280):
+                page = as_player(browser, base, players[0], lang)
+                page.set_viewport_size({"width": width, "height": 900})
+                page.goto(f"{base}/matches/{table['id']}")
+                page.wait_for_selector("#replay-actions button")
+                page.keyboard.press("End")
+                page.wait_for_selector("#log li")
+                problems += [f"replay {lang} {width}: {v}" for v in axe_violations(page)]
+                page.goto(f"{base}/players/{players[0].id}")
+                problems += [f"history {lang} {width}: {v}" for v in axe_violations(page)]
+                page.goto(f"{base}/tables/{live['id']}")
+                page.wait_for_selector("#life-clock")
+                problems += [f"table {lang} {width}: {v}" for v in axe_violations(page)]
+                page.context.close()
+    assert not problems, problems
