@@ -40,6 +40,14 @@ class Settings(BaseSettings):
     tables_per_minute: float = 10  # tables one player may create (burst of as many)
     tables_per_minute_per_ip: float = 30
     players_per_minute_per_ip: float = 20  # new players (REST or the name form) per address
+    # table life (app/tables/life.py): a waiting table nobody has been at for this long is
+    # deleted; a playing table no seated player has been connected to for this long is
+    # closed as abandoned (recorded, no winner); the janitor looks every janitor_seconds
+    waiting_expiry_seconds: float = 3600
+    empty_table_seconds: float = 1800
+    janitor_seconds: float = 60
+    # an imported match file (POST /api/matches/import) is refused above this size
+    max_import_bytes: int = 2 * 1024 * 1024
     # addresses free of the per-address rates: the machine itself (benchmarks, a local
     # proxy that does not forward the client's address); comma-separated
     limit_exempt_ips: str = "127.0.0.1,::1"

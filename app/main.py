@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.api import lobby, matches, metrics, pages, players, ws
+from app.api import life, lobby, matches, metrics, pages, players, replays, ws
 from app.api.forward import ForwardMiddleware
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
@@ -32,6 +32,20 @@ from app.tables.registry import Registry
 log = logging.getLogger("ludoteca")
 
 GC_YOUNG_THRESHOLD = 50_000
+
+# the table WebSocket is not an OpenAPI operation: its messages are summed up here (the whole
+# protocol is in docs/api.md)
+WEBSOCKET_DESCRIPTION = """
+Each table also has a WebSocket, `/ws/tables/{id}` (token in `Authorization: Bearer`; a
+spectator may add `?invite=` or a spectator link's `?watch=`). Client messages: `action`
+`{action, version}`, `chat` `{text}`, `ephemeral` `{data}`, `sync`, `ping`. Server messages:
+`state` (`version, table, seat, view, legal_actions, to_act, waiting_for, events, source, by,
+deadlines, clock, window, chat_allowed, spectators_see_all, vote, rematch`, and `history` on
+connect), `chat` (`id, kind: player|spectator|system, seat, name, text, code, params, at`),
+`ephemeral`, `error` (`code, message`), `closed` (`table_deleted`, `table_expired`), `pong`.
+Finished games: `/api/matches/{id}/replay`, `/views/{step}`, `/export`; `POST
+/api/matches/import`. See docs/api.md for every field.
+"""
 
 
 def create_app(database_url: str | None = None, run_migrations: bool = True,
@@ -70,7 +84,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         app.state.loop_monitor = monitor
         monitor.start()
         loop = asyncio.get_running_loop()
-        background = [loop.create_task(_evict_forever(registry))]
+        background = [loop.create_task(_evict_forever(registry)),
+                      loop.create_task(_housekeep_forever(registry))]
         if cluster is not None:
             background.append(loop.create_task(_sweep_forever(registry,
                                                               cluster.lease_seconds / 2)))
@@ -89,6 +104,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     app = FastAPI(
         title="Ludoteca",
         summary="Self-hosted real-time card games: lobby and match API",
+        description=WEBSOCKET_DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
         # our own /docs page serves Swagger UI from this server (no CDN): pages.api_docs
@@ -104,6 +120,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     def openapi() -> dict:
         if app.openapi_schema is None:
             complete_error_responses(generate_openapi())
+            replays.add_components(app.openapi_schema)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -147,7 +164,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code, headers=headers)
 
-    for module in (players, lobby, matches, metrics, ws, pages):
+    for module in (players, lobby, life, replays, matches, metrics, ws, pages):
         app.include_router(module.router)
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it
@@ -184,3 +201,15 @@ async def _evict_forever(registry: Registry, every: float = 60, idle: float = 90
         await asyncio.sleep(every)
         registry.evict_idle(idle)
 
+
+async def _housekeep_forever(registry: Registry) -> None:
+    """Waiting tables nobody came to expire; playing tables everyone left are closed as
+    abandoned (app/tables/life.py)."""
+    settings = get_settings()
+    while True:
+        await asyncio.sleep(settings.janitor_seconds)
+        try:
+            await registry.housekeep(settings.waiting_expiry_seconds,
+                                     settings.empty_table_seconds)
+        except Exception:  # noqa: BLE001 - the next round tries again
+            log.exception("housekeeping failed")

@@ -37,6 +37,19 @@ def unsign(value: str, key: str) -> str | None:
     return token if hmac.compare_digest(sign(token, key), value) else None
 
 
+def watch_key(table_id: str, invite_token: str) -> str:
+    """The key of a table's spectator link (``/watch/<id>/<key>``): lets anyone holding it
+    watch a private table, never sit at it. Derived from the invite token with the server's
+    secret, so it needs no storage and cannot be turned back into the invite."""
+    key = get_settings().resolved_secret_key()
+    message = f"watch:{table_id}:{invite_token}".encode()
+    return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def watch_key_ok(table_id: str, invite_token: str, given: str | None) -> bool:
+    return given is not None and hmac.compare_digest(watch_key(table_id, invite_token), given)
+
+
 def get_registry(conn: HTTPConnection) -> Registry:
     return conn.app.state.registry
 

@@ -3,7 +3,7 @@
 Several processes share the database and Redis; each table is owned by exactly one of them
 (``app/tables/cluster.py``). Any process accepts any request. Before the application sees a
 request about a table (``/api/tables/<id>...``, ``/ws/tables/<id>``, ``/tables/<id>``,
-``/join/<invite>``), this middleware looks the owner up in Redis:
+``/watch/<id>/<key>``, ``/join/<invite>``), this middleware looks the owner up in Redis:
 
 - nobody owns it, or this process does: the request is served here (the registry takes the
   table over first if needed);
@@ -50,7 +50,8 @@ log = logging.getLogger(__name__)
 
 FORWARDED = "x-ludoteca-forwarded"
 FORWARDED_HOST = "x-ludoteca-host"
-TABLE_PATH = re.compile(r"^/(?:api/tables|ws/tables|tables)/([A-Za-z0-9_-]{1,64})(?:/|$)")
+TABLE_PATH = re.compile(
+    r"^/(?:api/tables|ws/tables|tables|watch)/([A-Za-z0-9_-]{1,64})(?:/|$)")
 INVITE_PATH = re.compile(r"^/join/([A-Za-z0-9_-]{1,128})/?$")
 # not passed on: they describe one hop, not the request
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, watch_key
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
 from app.config import get_settings
@@ -27,15 +27,17 @@ def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> Tab
 
 def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
                 viewer_id: str | None) -> TableOut:
-    """A table as the API shows it to ``viewer_id``: the invite link only for its players,
-    or for anyone when the table is public."""
+    """A table as the API shows it to ``viewer_id``: the invite and spectator links only for
+    its players, or for anyone when the table is public."""
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    invite = None
+    invite = watch = None
     if seated or not summary["private"]:
         invite = absolute(request, f"/join/{invite_token}")
+        key = watch_key(summary["id"], invite_token)
+        watch = absolute(request, f"/watch/{summary['id']}/{key}")
     return TableOut(**summary, url=absolute(request, f"/tables/{summary['id']}"),
-                    invite_url=invite)
+                    invite_url=invite, watch_url=watch)
 
 
 @router.get("/games")

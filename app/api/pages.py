@@ -14,15 +14,18 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from app.api.deps import COOKIE, MaybePlayer, RegistryDep, RepoDep, sign
+from app.api.deps import COOKIE, MaybePlayer, RegistryDep, RepoDep, sign, watch_key_ok
 from app.api.limits import BadName, RateLimited, clean_name, get_limits
-from app.api.players import create_player
+from app.api.matches import match_out
+from app.api.players import create_player, result_of
+from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
 from app.config import ROOT, get_settings
 from app.errors import AppError
 from app.games import ENGINES
 from app.i18n import LANGUAGES, catalogue, pick_language, translate
 from app.tables.actor import TableActor
+from app.tables.records import finished_row
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -140,15 +143,48 @@ async def join_page(token: str, request: Request, player: MaybePlayer,
     return table_view(request, player, actor, invite=token)
 
 
+@router.get("/watch/{table_id}/{key}", response_class=HTMLResponse)
+async def watch_page(table_id: str, key: str, request: Request, player: MaybePlayer,
+                     registry: RegistryDep) -> HTMLResponse:
+    """The spectator link: watch the table (no name needed; a name lets you chat)."""
+    actor = await registry.get(table_id)
+    if not watch_key_ok(actor.info.id, actor.info.invite_token, key):
+        raise AppError("not_found", "this spectator link is not valid", 404)
+    return table_view(request, player, actor, invite=None, watch=key)
+
+
 def table_view(request: Request, player: Any, actor: TableActor,
-               invite: str | None) -> HTMLResponse:
+               invite: str | None, watch: str | None = None) -> HTMLResponse:
     game = ENGINES[actor.info.game].catalogue_entry()  # type: ignore[attr-defined]
-    # a private table opened without its invite by someone not seated there: the page says
-    # so (the table itself refuses to show them anything)
-    locked = actor.info.private and invite is None and (
+    # a private table opened without its invite (or spectator link) by someone not seated
+    # there: the page says so (the table itself refuses to show them anything)
+    locked = actor.info.private and invite is None and watch is None and (
         player is None or actor.seat_of(player.id) is None)
     return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game,
-                  locked=locked)
+                  locked=locked, watch=watch)
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def replay_page(match_id: str, request: Request, player: MaybePlayer,
+                      repo: RepoDep) -> HTMLResponse:
+    """A finished game, step by step (static/js/replay.js)."""
+    row = await finished_row(repo, match_id)
+    game = ENGINES[row.game].catalogue_entry()  # type: ignore[attr-defined]
+    match = MatchOut(**match_out(row)).model_dump()
+    return render(request, "replay.html", player, match=match, game=game,
+                  match_json=script_json(match))
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+async def player_page(player_id: str, request: Request, player: MaybePlayer,
+                      repo: RepoDep) -> HTMLResponse:
+    """A player's finished games with their results."""
+    shown = await repo.player(player_id)
+    if shown is None:
+        raise AppError("not_found", "no such player", 404)
+    rows = await repo.finished_tables(None, player_id, 100, 0)
+    games = [{**match_out(r), "result": result_of(r, player_id)} for r in rows]
+    return render(request, "player.html", player, shown=shown, matches=games)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
+from pydantic import Field
 
 from app.api.deps import CurrentPlayer, RegistryDep, RepoDep
 from app.api.limits import get_limits
-from app.api.schemas import MyTableOut, NewPlayer, PlayerCreated, PlayerOut, errors
-from app.db.models import Player
+from app.api.matches import match_out
+from app.api.schemas import MatchOut, MyTableOut, NewPlayer, PlayerCreated, PlayerOut, errors
+from app.db.models import GameTable, Player
 from app.db.repository import Repository
+from app.errors import not_found
 from app.tables.actor import Rename
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -62,3 +66,39 @@ async def my_tables(request: Request, player: CurrentPlayer,
     out.sort(key=lambda t: t.created_at, reverse=True)
     out.sort(key=lambda t: not t.your_turn)
     return out
+class PlayerMatchOut(MatchOut):
+    result: dict[str, Any] = Field(description="this player's seat, place (1 is best), "
+                                   "whether they won, their score, and how the game ended")
+
+
+def result_of(row: GameTable, player_id: str) -> dict[str, Any]:
+    """How ``player_id`` did in a finished game."""
+    seat = next((s.seat for s in row.seats if s.player_id == player_id), None)
+    outcome = row.outcome or {}
+    place = next((i + 1 for i, group in enumerate(outcome.get("ranking", []))
+                  if seat in group), None)
+    scores = outcome.get("scores") or []
+    return {"seat": seat, "place": place, "won": seat in outcome.get("winners", []),
+            "score": scores[seat] if seat is not None and seat < len(scores) else None,
+            "end": (outcome.get("details") or {}).get("end") or "finished"}
+
+
+@router.get("/{player_id}", response_model=PlayerOut, responses=errors(404, 503))
+async def player_info(player_id: str, repo: RepoDep) -> PlayerOut:
+    """A player's public name."""
+    player = await repo.player(player_id)
+    if player is None:
+        raise not_found("player")
+    return PlayerOut(id=player.id, name=player.name)
+
+
+@router.get("/{player_id}/matches", response_model=list[PlayerMatchOut],
+            responses=errors(404, 503))
+async def player_matches(player_id: str, repo: RepoDep, limit: int = Query(50, ge=1, le=200),
+                         offset: int = Query(0, ge=0, le=1_000_000_000)
+                         ) -> list[PlayerMatchOut]:
+    """A player's finished games, newest first, with their result in each."""
+    if await repo.player(player_id) is None:
+        raise not_found("player")
+    rows = await repo.finished_tables(None, player_id, limit, offset)
+    return [PlayerMatchOut(**match_out(r), result=result_of(r, player_id)) for r in rows]

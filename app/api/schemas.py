@@ -56,6 +56,13 @@ class SeatOut(BaseModel):
     seat: int
     player: PlayerOut | None
     connected: bool
+    away_for: float | None = Field(
+        default=None, description="seconds since the seated player's last connection left")
+
+
+class SpectatorsOut(BaseModel):
+    count: int = Field(description="connections watching without a seat")
+    names: list[str] = Field(description="the names of the spectators who chose one")
 
 
 class TableOut(BaseModel):
@@ -69,10 +76,18 @@ class TableOut(BaseModel):
     host: PlayerOut
     seats: list[SeatOut]
     created_at: str
-    outcome: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = Field(
+        default=None, description="once finished: scores, ranking, winners, details "
+        "(details.end is 'resigned' or 'abandoned' when the game ended early)")
+    spectators: SpectatorsOut = Field(default_factory=lambda: SpectatorsOut(count=0, names=[]))
+    rematch_of: str | None = Field(default=None,
+                                   description="the finished table this one is a rematch of")
     url: str
     invite_url: str | None = Field(
         default=None, description="shown to seated players, and to anyone for public tables")
+    watch_url: str | None = Field(
+        default=None, description="the spectator link (watch, never sit); shown like "
+        "invite_url")
 
 
 class MyTableOut(TableOut):
@@ -113,6 +128,30 @@ class MatchDetail(MatchOut):
     actions: list[MatchAction]
 
 
+class NewVote(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    proposal: str = Field(examples=["abandon"], max_length=32,
+                          description="abandon: end the game as abandoned (no winner)")
+    target: int | None = Field(default=None, ge=0, description="the seat it is about, "
+                               "for proposals that name one")
+
+
+class Ballot(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    yes: bool
+
+
+class VoteOut(BaseModel):
+    id: int
+    proposal: str
+    by: int = Field(description="the proposing seat")
+    target: int | None
+    voters: list[int] = Field(description="the seats whose yes it needs")
+    yes: list[int]
+    no: list[int]
+    remaining: float = Field(description="seconds before it fails for want of answers")
+
+
 class ErrorOut(BaseModel):
     code: str = Field(examples=["table_full"])
     message: str = Field(examples=["every seat is taken"])
@@ -123,8 +162,9 @@ ERROR_MEANINGS = {
     401: "no token, or not a valid one (unauthenticated, bad_token, token_in_url)",
     403: "not allowed: not the host, a wrong invite, or a cross-site browser request (csrf)",
     404: "no such table or match (not_found)",
-    409: "not now: the table's state forbids it (game_started, table_full, too_many_tables "
-         "...)",
+    409: "not now: the table's state forbids it (game_started, table_full, too_many_tables, "
+         "not_playing, vote_open, nobody_absent ...)",
+    413: "the body is too large (too_large)",
     422: "an invalid body, parameter or option (bad_request, bad_options, unknown_game)",
     429: "too many creations too fast (rate_limited); see the Retry-After header",
     503: "the storage is unavailable for a moment; nothing changed (storage_unavailable)",

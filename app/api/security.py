@@ -148,9 +148,11 @@ class SecurityMiddleware:
 
 class RedactSecrets(logging.Filter):
     """Keeps capabilities out of the access log: invite tokens in ``/join/<token>`` links
-    and ``?invite=``, and any ``?token=`` a script still sends (refused, but logged)."""
+    and ``?invite=``, spectator keys in ``/watch/<id>/<key>`` and ``?watch=``, and any
+    ``?token=`` a script still sends (refused, but logged)."""
 
-    PATTERN = re.compile(r"(/join/|[?&](?:invite|token)=)[^?&#\s\"]+")
+    PATTERN = re.compile(r"(/join/|/watch/[^/?&#\s\"]+/|[?&](?:invite|token|watch)=)"
+                         r"[^?&#\s\"]+")
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):

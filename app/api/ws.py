@@ -2,7 +2,8 @@
 
 Authentication: ``Authorization: Bearer <token>`` or ``?token=`` (scripts and bots), or the
 browser's identity cookie (then the Origin must be this site). Anyone allowed to watch may
-connect without a seat and gets the spectator view. Private tables need a seat or ``?invite=``.
+connect without a seat and gets the spectator view. Private tables need a seat, ``?invite=``
+or the spectator link's ``?watch=<key>``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.api.deps import get_registry, identify, token_from
+from app.api.deps import get_registry, identify, token_from, watch_key_ok
 from app.api.forward import original_host
 from app.config import get_settings
 from app.errors import AppError, storage_unavailable
@@ -75,9 +76,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
     conn = Connection(player.id if player else None, websocket.send_text, close,
                       settings.outbound_queue)
+    conn.name = player.name if player else ""
+    watch = watch_key_ok(actor.info.id, actor.info.invite_token,
+                         websocket.query_params.get("watch"))
     writer = asyncio.get_running_loop().create_task(conn.writer())
     try:
-        await actor.submit(Connect(conn, websocket.query_params.get("invite")))
+        await actor.submit(Connect(conn, websocket.query_params.get("invite"), watch))
     except AppError as exc:
         conn.push({"type": "error", "version": actor.info.version, **exc.to_json()})
         conn.finish()

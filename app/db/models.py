@@ -48,6 +48,8 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # the finished table this one is a rematch of (its players are invited to this one)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     # bumped by every process that takes the table over; an owner's writes carry the epoch it
     # took the table with, so a stale owner's writes are refused (app/tables/cluster.py)
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -82,4 +84,24 @@ class ActionRecord(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(16), default="player")  # player | timeout
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ChatLine(Base):
+    """One line of a table's chat: a player's or spectator's message, or a system line
+    (``code`` and ``params``, translated by the client: joins, leaves, timed-out moves...)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(64), default="")
+    kind: Mapped[str] = mapped_column(String(16))  # player | spectator | system
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -15,7 +15,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
-from app.db.models import ActionRecord, GameTable, Player, TableSeat
+from app.db.models import ActionRecord, ChatLine, GameTable, Player, TableSeat
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -162,6 +162,7 @@ class Repository:
     async def delete_table(self, table_id: str, epoch: int | None = None) -> None:
         async with self.sessions() as s, s.begin():
             await _fenced_update(s, table_id, epoch, status="deleted")
+            await s.execute(delete(ChatLine).where(ChatLine.table_id == table_id))
             await s.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             await s.execute(delete(ActionRecord).where(ActionRecord.table_id == table_id))
             await s.execute(delete(GameTable).where(GameTable.id == table_id))
@@ -196,6 +197,55 @@ class Repository:
         async with self.sessions() as s:
             return list(await s.scalars(query))
 
+    # ------------------------------------------------------------------ chat
+
+    async def add_chat_line(self, table_id: str, *, at: datetime, kind: str, seat: int | None,
+                            player_id: str | None, name: str, text: str | None,
+                            code: str | None, params: dict[str, Any] | None) -> ChatLine:
+        """Store one chat line (a message or a system line); return it with its id."""
+        line = ChatLine(table_id=table_id, seat=seat, player_id=player_id, name=name,
+                        kind=kind, text=text, code=code, params=params, created_at=at)
+        async with self.sessions() as s, s.begin():
+            s.add(line)
+        return line
+
+    async def chat_lines(self, table_id: str, limit: int | None = 100) -> list[ChatLine]:
+        """The table's chat, oldest first (the newest ``limit`` lines; None: every line)."""
+        query = select(ChatLine).where(ChatLine.table_id == table_id).order_by(
+            ChatLine.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        async with self.sessions() as s:
+            rows = list(await s.scalars(query))
+        return rows[::-1]
+
+    # ------------------------------------------------------------------ rematches
+
+    async def rematch_of(self, table_id: str) -> tuple[str, str] | None:
+        """The (id, invite token) of the rematch of ``table_id``, if one was created."""
+        async with self.sessions() as s:
+            row = (await s.execute(
+                select(GameTable.id, GameTable.invite_token)
+                .where(GameTable.rematch_of == table_id, GameTable.status != "deleted")
+                .order_by(GameTable.created_at).limit(1))).first()
+        return None if row is None else (row[0], row[1])
+
+    async def player(self, player_id: str) -> Player | None:
+        async with self.sessions() as s:
+            return await s.get(Player, player_id)
+
+    async def import_match(self, table: GameTable, players: list[Player],
+                           actions: list[ActionRecord], chat: list[ChatLine]) -> None:
+        """Store an imported finished game (its players, seats, log and chat) at once."""
+        async with self.sessions() as s, s.begin():
+            s.add_all(players)
+            await s.flush()
+            s.add(table)
+            await s.flush()
+            s.add_all([TableSeat(table_id=table.id, seat=seat, player_id=p.id)
+                       for seat, p in enumerate(players)])
+            s.add_all(actions)
+            s.add_all(chat)
 
 async def _fenced_update(session: Any, table_id: str, epoch: int | None,
                          **values: Any) -> None:

@@ -46,6 +46,16 @@ And one for table chat:
 - ``chat_allowed(state, seat) -> bool``: whether ``seat`` may chat now (Block and Guess
   closes chat to builders); default: always.
 
+Hooks for the table's life beyond the rules (all optional):
+
+- ``cooperative: bool``: everyone wins or loses together (Hanabi).
+- ``view_all(state) -> dict``: the spectator's view with nothing hidden, shaped so the game's
+  client draws it (every hand face up); extra hidden facts the client does not draw go under
+  ``"revealed"``. Used for replays of finished games and, for cooperative games whose host
+  allows it, for spectators; never for a seat. Default: ``view(state, None)``.
+- ``current_scores(state) -> list[int]``: each seat's score so far, for a game that ends
+  early (a resignation, an abandoned table). Default: zeros.
+
 Two more hooks serve tests and bots:
 
 - ``scramble(state, seat | None, rng) -> state``: the same game with everything hidden from
@@ -70,6 +80,10 @@ JSON = dict[str, Any]
 # The seat of actions taken by the platform itself (a timed window's deadline), in the log.
 SYSTEM_SEAT = -1
 CLOSE_WINDOW = "close_window"
+# The platform ending a game early, also stored as actions of SYSTEM_SEAT (always last).
+RESIGN = "resign"  # {"type": "resign", "seat": s}
+ABANDON = "abandon"  # {"type": "abandon", "reason": "vote" | "empty"}
+ABANDON_REASONS = ("vote", "empty")
 
 T = TypeVar("T")
 
@@ -135,11 +149,28 @@ class OptionSpec:
         return value
 
 
-# Every game gets these platform options; the actor (not the engine) applies them.
+# Every game gets these platform options; the table actor (not the engine) applies them
+# (app/tables/options.py resolves them, app/tables/clocks.py runs the clocks).
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
+CLOCK = OptionSpec("clock", "choice", "none", choices=("none", "turn", "chess"))
+BANK = OptionSpec("bank_seconds", "int", 600, minimum=10, maximum=86400)
+INCREMENT = OptionSpec("increment_seconds", "int", 5, minimum=0, maximum=3600)
+ABSENT_GRACE = OptionSpec("absent_grace_seconds", "int", 120, minimum=0, maximum=86400)
+SPECTATOR_CHAT = OptionSpec("spectator_chat", "bool", True)
 # how long a bot seat waits before it moves (milliseconds): a human-like pause; 0 for tests
 BOT_DELAY = OptionSpec("bot_delay", "int", 800, minimum=0, maximum=10_000)
-PLATFORM_OPTIONS: tuple[OptionSpec, ...] = (TURN_TIMER, BOT_DELAY)
+PLATFORM_OPTIONS: tuple[OptionSpec, ...] = (CLOCK, TURN_TIMER, BANK, INCREMENT, ABSENT_GRACE,
+                                            SPECTATOR_CHAT, BOT_DELAY)
+# cooperative games only: spectators (never a seated player) see every hidden card
+SEE_ALL = OptionSpec("spectators_see_all", "bool", False)
+TABLE_OPTION_NAMES = frozenset(o.name for o in (*PLATFORM_OPTIONS, SEE_ALL))
+
+
+def table_options(engine: Any) -> tuple[OptionSpec, ...]:
+    """The platform's options a table of ``engine`` offers (see-all only if cooperative)."""
+    if getattr(engine, "cooperative", False):
+        return (*PLATFORM_OPTIONS, SEE_ALL)
+    return PLATFORM_OPTIONS
 
 
 def first_seat_option(max_players: int) -> OptionSpec:
@@ -160,16 +191,8 @@ def first_seat(options: Mapping[str, Any], seats: int, rng: Rng) -> int:
 
 
 def engine_options(options: Mapping[str, Any]) -> JSON:
-    """A table's options less the platform's own (the engine never sees the turn timer)."""
-    platform = {o.name for o in PLATFORM_OPTIONS}
-    return {k: v for k, v in options.items() if k not in platform}
-
-
-def split_options(given: Mapping[str, Any] | None) -> tuple[JSON, JSON]:
-    """(the engine's options, the platform's options resolved with their defaults)."""
-    given = dict(given or {})
-    platform = {o.name: given.pop(o.name) for o in PLATFORM_OPTIONS if o.name in given}
-    return given, resolve_options(PLATFORM_OPTIONS, platform)
+    """A table's options less the platform's own (the engine never sees clocks, chat...)."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTION_NAMES}
 
 
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> JSON:
@@ -284,11 +307,30 @@ def open_window(engine: Any, state: Any) -> Window | None:
     return hook(state) if hook is not None and state is not None else None
 
 
+def state_seats(engine: Any, state: Any) -> int:
+    """How many seats a game state has (every dump holds it under ``"seats"``)."""
+    return int(engine.dump(state)["seats"])
+
+
 def apply_any(engine: Any, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
-    """Apply a stored action: a seat's move, or the platform closing a timed window."""
+    """Apply a stored action: a seat's move, the platform closing a timed window, or the
+    platform ending the game early (a resignation, an abandoned table: the state is left as
+    it was; ``app.tables.ending`` gives the outcome)."""
     if seat == SYSTEM_SEAT:
-        if not isinstance(action, Mapping) or action.get("type") != CLOSE_WINDOW:
-            raise IllegalAction("bad_action", "the platform only closes timed windows")
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind == RESIGN:
+            resigner = action.get("seat")
+            if not isinstance(resigner, int) or isinstance(resigner, bool) or \
+                    not 0 <= resigner < state_seats(engine, state):
+                raise IllegalAction("bad_action", "a resignation names a seat of the table")
+            return state, [Event("resigned", {"seat": resigner})]
+        if kind == ABANDON:
+            if action.get("reason") not in ABANDON_REASONS:
+                raise IllegalAction("bad_action", "an abandon says why: vote or empty")
+            return state, [Event("abandoned", {"reason": action["reason"]})]
+        if kind != CLOSE_WINDOW:
+            raise IllegalAction("bad_action", "the platform only closes timed windows or "
+                                "ends a game early")
         window = open_window(engine, state)
         if window is None or window.id != action.get("window"):
             raise IllegalAction("window_closed", "that window is not open")
@@ -376,6 +418,9 @@ class BaseEngine:
     max_players: int = 2
     options: tuple[OptionSpec, ...] = ()
     simultaneous: bool = False
+    # everyone wins or loses together (Hanabi): resigning ends the game as a loss for all,
+    # and the host may let spectators see every card (``view_all``)
+    cooperative: bool = False
     # simultaneous choices that stay secret until a reveal (Ajolocracia's picks): the tests
     # check that a choice changes no byte of what the others receive before it
     secret_picks: bool = False
@@ -395,7 +440,9 @@ class BaseEngine:
             "max_players": self.max_players,
             "simultaneous": self.simultaneous,
             "bots": self.id in _BOT_GAMES,
-            "options": [o.describe() for o in (*self.options, *PLATFORM_OPTIONS)],
+            "cooperative": self.cooperative,
+            "options": [*(o.describe() for o in self.options),
+                        *({**o.describe(), "platform": True} for o in table_options(self))],
         }
 
     def timeout_action(self, state: Any, seat: Seat) -> Action:

@@ -3,6 +3,9 @@
 HTTP handlers and sockets never touch the state: they put a command on the actor's queue
 and await its reply. After each accepted action the actor stores it (durably, before anyone
 sees the result), bumps the version and pushes every connection its own redacted view.
+
+The table's life beyond the rules (chat, presence, clocks, votes, resigning, expiry) is in
+``app.tables.life``, a part of this class.
 """
 
 from __future__ import annotations
@@ -32,7 +35,10 @@ from app.games.base import (
 )
 from app.games.bots import bot_for, bot_rng, decide, seat_history
 from app.tables import limits
+from app.tables.clocks import TableClock
 from app.tables.connections import Connection, encode
+from app.tables.ending import is_early_end
+from app.tables.life import TableLife
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +111,7 @@ class Act:
 class Connect:
     connection: Connection
     invite: str | None = None
+    watch: bool = False  # came with the table's spectator key (may watch, never sit)
 
 
 @dataclass
@@ -139,12 +146,6 @@ class WindowDeadline:
 
 
 @dataclass
-class TimerFired:
-    seat: int
-    token: int
-
-
-@dataclass
 class _Envelope:
     command: Any
     reply: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop()
@@ -172,17 +173,21 @@ class TableInfo:
     bots: set[str] = field(default_factory=set)  # player ids of the bots seated here
     error: str | None = None
     outcome: dict[str, Any] | None = None
+    rematch_of: str | None = None
     epoch: int = 0  # the owner epoch this process took the table with (the write fence)
 
 
-class TableActor:
+class TableActor(TableLife):
     # live updates relayed per connection: a burst of this many, refilled at this rate per second
     EPHEMERAL_BURST = 20
     EPHEMERAL_RATE = 20.0
 
     def __init__(self, info: TableInfo, engine: Engine, repo: Repository,
                  state: Any = None, history: list[tuple[int, list[Any]]] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 table_clock: TableClock | None = None,
+                 chat: list[dict[str, Any]] | None = None,
+                 sources: dict[int, tuple[str, int]] | None = None) -> None:
         self.info = info
         self.engine = engine
         self.repo = repo
@@ -191,14 +196,8 @@ class TableActor:
         # its log; each seat gets them redacted, like live events
         self.history: list[tuple[int, list[Any]]] = history or []
         self.connections: dict[int, Connection] = {}
-        self.chat: list[dict[str, Any]] = []
         self._queue: asyncio.Queue[_Envelope] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._deadlines: dict[int, float] = {}  # seat -> monotonic time its turn runs out
-        self._timer_token = 0
-        self._timer_handles: list[asyncio.TimerHandle] = []
-        self._turn_marker: Any = None
-        self._turn_deadline = 0.0
         # the engine's open timed window (Allegra's knock), its deadline on self._clock, and
         # the call that will close it; tests pass a fake clock and fire WindowDeadline
         self._clock = clock
@@ -215,13 +214,15 @@ class TableActor:
         self.moved = False
         self._bot_handles: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending move
         self._bot_failures = 0
+        self._init_life(table_clock, chat, sources)
+        self._track_presence()
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"table-{self.info.id}")
-        self._reschedule_timers()
+        self._arm_clock()
         self._schedule_window()
         self._schedule_bots()
 
@@ -229,8 +230,10 @@ class TableActor:
         """Stop the task and close every connection; ``moved``: the table now lives in
         another process, so clients are told to reconnect (they reach the new owner)."""
         self.moved = self.moved or moved
-        for handle in [*self._timer_handles, *self._bot_handles.values()]:
+        for handle in self._bot_handles.values():
             handle.cancel()
+        if self._clock_handle is not None:
+            self._clock_handle.cancel()
         if self._window_handle is not None:
             self._window_handle.cancel()
         if self._task is not None:
@@ -332,7 +335,9 @@ class TableActor:
         self.info.names[cmd.player_id] = cmd.name
         self.info.version += 1
         self._rebind_connections()
+        self._track_presence()
         self._broadcast()
+        await self.system_line("joined", seat=seat)
         return seat
 
     async def _on_leave(self, cmd: Leave) -> None:
@@ -343,6 +348,7 @@ class TableActor:
             raise AppError("game_started", "you cannot leave a game in progress", 409)
         seats = list(self.info.seats)
         seats[seat] = None
+        name = self.info.names.get(cmd.player_id, "")
         humans = [p for p in seats if p is not None and p not in self.info.bots]
         if not humans and (cmd.player_id == self.info.host_id or not any(seats)):
             await self._delete()  # bots never host a table by themselves
@@ -355,7 +361,9 @@ class TableActor:
         self.info.seats, self.info.host_id = seats, host
         self.info.version += 1
         self._rebind_connections()
+        self._track_presence()
         self._broadcast()
+        await self.system_line("left", name=name)
 
     async def _on_delete(self, cmd: Delete) -> None:
         if cmd.player_id != self.info.host_id:
@@ -364,13 +372,14 @@ class TableActor:
             raise AppError("game_started", "a table can only be deleted before it starts", 409)
         await self._delete()
 
-    async def _delete(self) -> None:
+    async def _delete(self, code: str = "table_deleted",
+                      message: str = "the table was deleted") -> None:
         await self._fenced(self.repo.delete_table(self.info.id, epoch=self.info.epoch))
         self.info.status = "deleted"
         self.info.version += 1
         for conn in self.connections.values():
             conn.push({"type": "closed", "version": self.info.version,
-                       "code": "table_deleted", "message": "the table was deleted"})
+                       "code": code, "message": message})
             conn.finish()
         self.connections.clear()
 
@@ -388,10 +397,12 @@ class TableActor:
         self.state = state
         self.info.status = "playing"
         self.info.version += 1
-        self._reschedule_timers()
+        self._track_presence()
+        self._update_clock()
         self._schedule_window()
         self._schedule_bots()
         self._broadcast()
+        await self.system_line("started")
 
     # ------------------------------------------------------------------ bots
 
@@ -415,7 +426,9 @@ class TableActor:
         self.info.bots.add(player.id)
         self.info.version += 1
         self._rebind_connections()
+        self._track_presence()
         self._broadcast()
+        await self.system_line("joined", seat=cmd.seat)
         return cmd.seat
 
     async def _on_removebot(self, cmd: RemoveBot) -> None:
@@ -523,15 +536,6 @@ class TableActor:
                            f"{self.info.version}); here is a fresh one", 409)
         return await self._apply(seat, cmd.action, "player")
 
-    async def _on_timerfired(self, cmd: TimerFired) -> None:
-        if cmd.token != self._timer_token or self.info.status != "playing":
-            return
-        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
-        if cmd.seat not in waiting(self.state):
-            return
-        action = self.engine.timeout_action(self.state, cmd.seat)
-        await self._apply(cmd.seat, action, "timeout")
-
     async def _on_windowdeadline(self, cmd: WindowDeadline) -> None:
         if self._window is not None and self._window.id == cmd.window_id:
             if not await self._close_window_if_due():
@@ -551,8 +555,11 @@ class TableActor:
             new_state, events = apply_any(self.engine, self.state, seat, action)
         except IllegalAction as exc:
             raise AppError(exc.code, exc.message, 422) from None
-        outcome = self.engine.outcome(new_state)
-        outcome_json = outcome.to_json() if outcome is not None else None
+        if is_early_end(seat, action):
+            outcome_json: dict[str, Any] | None = self.early_outcome(action)
+        else:
+            outcome = self.engine.outcome(new_state)
+            outcome_json = outcome.to_json() if outcome is not None else None
         version = self.info.version + 1
         try:
             await self._fenced(self.repo.append_action(self.info.id, version, seat, action,
@@ -566,13 +573,18 @@ class TableActor:
         self.state = new_state
         self.info.version = version
         self.history.append((version, events))
+        if source != "player":
+            self._sources[version] = (source, seat)
         if outcome_json is not None:
             self.info.status = "finished"
             self.info.outcome = outcome_json
-        self._reschedule_timers()
+            self.vote = None
+        self._update_clock()
         self._schedule_window()
         self._schedule_bots()
         self._broadcast(events)
+        if source == "timeout":
+            await self.system_line("timeout", seat=seat)
         return version
 
     async def _on_ephemeral(self, cmd: Ephemeral) -> None:
@@ -625,9 +637,9 @@ class TableActor:
     async def _on_connect(self, cmd: Connect) -> int | None:
         conn = cmd.connection
         conn.seat = self.seat_of(conn.player_id)
-        if conn.seat is None and self.info.private and not _same(cmd.invite,
-                                                                 self.info.invite_token):
-            raise forbidden("this table is private: you need its invite link")
+        if conn.seat is None and self.info.private and not cmd.watch and \
+                not _same(cmd.invite, self.info.invite_token):
+            raise forbidden("this table is private: you need its invite or spectator link")
         if conn.player_id is not None:
             mine = sum(1 for c in self.connections.values()
                        if c.player_id == conn.player_id and not c.dropped)
@@ -636,15 +648,17 @@ class TableActor:
                                f"at most {limits.CONNECTIONS_PER_PLAYER} connections per "
                                "player to one table: close another tab first", 429)
         self.connections[conn.id] = conn
-        self._broadcast(exclude=conn.id)  # presence changed for everyone already here
         self._send_state(conn, with_history=True)
         for line in self.chat[-50:]:
             conn.push(line)
+        await self._presence_changed()
+        self._broadcast(exclude=conn.id)  # presence changed for everyone already here
         return conn.seat
 
     async def _on_disconnect(self, cmd: Disconnect) -> None:
         self._ephemeral_budget.pop(cmd.connection.id, None)
         if self.connections.pop(cmd.connection.id, None) is not None:
+            await self._presence_changed()
             self._broadcast()
 
     async def _on_sync(self, cmd: Sync) -> None:
@@ -654,8 +668,13 @@ class TableActor:
         seat = self.seat_of(cmd.connection.player_id)
         name = self.info.names.get(cmd.connection.player_id or "", "")
         if seat is None:
-            raise forbidden("only seated players can chat")
-        if not self._chat_allowed(seat):
+            if cmd.connection.player_id is None:
+                raise forbidden("choose a name to chat")
+            if not self.spectator_chat_allowed():
+                raise AppError("spectator_chat_closed",
+                               "the host does not let spectators chat at this table", 403)
+            name = cmd.connection.name or name
+        elif not self._chat_allowed(seat):
             raise AppError("chat_closed", "the game closes the chat to you for now", 409)
         player = cmd.connection.player_id or ""
         bucket = self._chat_buckets.setdefault(
@@ -663,11 +682,14 @@ class TableActor:
         if not bucket.spend():
             raise AppError("chat_rate", "you are chatting too fast: wait "
                            f"{max(1, round(bucket.retry_after()))} s", 429)
-        line = {"type": "chat", "version": self.info.version, "seat": seat, "name": name,
-                "text": cmd.text, "at": now().isoformat()}
-        self.chat = [*self.chat[-99:], line]
-        for conn in self.connections.values():
-            conn.push(line)
+        try:
+            await self._store_line(kind="player" if seat is not None else "spectator",
+                                   seat=seat, player_id=player, name=name, text=cmd.text,
+                                   code=None, params=None)
+        except Exception:
+            log.exception("table %s: could not store a chat line", self.info.id)
+            raise AppError("storage_error", "the message could not be saved; try again",
+                           503) from None
 
     def _chat_allowed(self, seat: int | None) -> bool:
         hook = getattr(self.engine, "chat_allowed", None)
@@ -681,12 +703,10 @@ class TableActor:
 
     # ------------------------------------------------------------------ pushing views
 
-    def connected_seats(self) -> set[int]:
-        return {c.seat for c in self.connections.values() if c.seat is not None and not c.dropped}
-
     def summary(self) -> dict[str, Any]:
         """The public description of the table (no hidden information, no invite token)."""
         connected = self.connected_seats()
+        watchers = [c for c in self.connections.values() if c.seat is None and not c.dropped]
         return {
             "id": self.info.id,
             "game": self.info.game,
@@ -698,43 +718,58 @@ class TableActor:
             "host": {"id": self.info.host_id, "name": self.info.names.get(self.info.host_id)},
             "seats": [
                 {"seat": s, "connected": s in connected or p in self.info.bots,
+                 "away_for": (None if p is None or s in connected or p in self.info.bots
+                              else _rounded(self.away_for(s))),
                  "player": None if p is None else {"id": p, "name": self.info.names.get(p),
                                                    "bot": p in self.info.bots}}
                 for s, p in enumerate(self.info.seats)
             ],
+            # who is watching: the names of spectators who chose one, and how many in all
+            "spectators": {"count": len(watchers),
+                           "names": sorted({c.name for c in watchers if c.name})},
             "created_at": self.info.created_at.isoformat(),
             "outcome": self.info.outcome,
+            "rematch_of": self.info.rematch_of,
         }
 
     def state_message(self, seat: int | None, events: list[Any] | None = None,
                       summary: dict[str, Any] | None = None,
                       with_history: bool = False) -> dict[str, Any]:
         state = self.state
-        playing = state is not None
-        to_act = sorted(self.engine.to_act(state)) if playing else []
+        started = state is not None
+        live = started and self.info.status == "playing"
         waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
-        clock = time.monotonic()
+        t = self._clock()
         extra: dict[str, Any] = {}
         if with_history:
-            extra["history"] = [{"version": v, "events": event_for(evts, seat)}
-                                for v, evts in self.history]
+            extra["history"] = [{"version": v, "events": event_for(evts, seat),
+                                 **self._source_json(v)} for v, evts in self.history]
+        view = self.view_for(seat) if started else None
+        clock = self.table_clock.to_json(t)
         return {
             "type": "state",
             "version": self.info.version,
             "table": summary or self.summary(),
             "seat": seat,
-            "view": self.engine.view(state, seat) if playing else None,
+            "view": view,
             "legal_actions": (self.engine.legal_actions(state, seat)
-                              if playing and seat is not None else []),
-            "to_act": to_act,
+                              if live and seat is not None else []),
+            "to_act": sorted(self.engine.to_act(state)) if live else [],
             # whom the game waits for: in simultaneous games a seat that has chosen may still
             # be in to_act (to change its mind) but is no longer waited for
-            "waiting_for": sorted(waiting(state)) if playing else [],
+            "waiting_for": sorted(waiting(state)) if live else [],
             "events": event_for(events or [], seat),
-            "deadlines": {str(s): max(0.0, round(d - clock, 1))
-                          for s, d in self._deadlines.items()},
+            # what produced this version: a player, or the platform (timeout, window, resign,
+            # vote, empty): the page marks automatic moves in the log
+            **self._source_json(self.info.version),
+            "deadlines": clock["remaining"],
+            "clock": clock,
             "window": self._window_json(),
-            "chat_allowed": self._chat_allowed(seat) if seat is not None else True,
+            "chat_allowed": (self._chat_allowed(seat) if seat is not None
+                             else self.spectator_chat_allowed()),
+            "spectators_see_all": self.sees_all(None),
+            "vote": self.vote.to_json(t) if self.vote is not None else None,
+            "rematch": self.rematch_json(seat),
             **extra,
         }
 
@@ -794,41 +829,9 @@ class TableActor:
     def _fire_window(self, window_id: str) -> None:
         self._queue.put_nowait(_Envelope(WindowDeadline(window_id)))
 
-    # ------------------------------------------------------------------ turn timers
 
-    def _reschedule_timers(self) -> None:
-        """Give each seat that has just become due to act ``turn_seconds`` to do it."""
-        limit = int(self.info.options.get("turn_seconds") or 0)
-        if limit <= 0 or self.info.status != "playing" or self.state is None:
-            self._deadlines.clear()
-            return
-        # simultaneous games may keep seats that already chose in to_act (to change their
-        # minds); the clock only presses the ones the game is still waiting for
-        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
-        acting = waiting(self.state)
-        marker_fn = getattr(self.engine, "turn_marker", None)
-        clock = time.monotonic()
-        if marker_fn is not None:
-            # one clock per turn, shared by everyone the turn waits for (unpicking does not
-            # buy time)
-            marker = marker_fn(self.state)
-            if marker != self._turn_marker:
-                self._turn_marker, self._turn_deadline = marker, clock + limit
-            self._deadlines = {s: self._turn_deadline for s in acting}
-        else:
-            # a seat's clock starts when it becomes due to act and runs until it is not
-            self._deadlines = {s: self._deadlines.get(s, clock + limit) for s in acting}
-        for handle in self._timer_handles:
-            handle.cancel()
-        self._timer_token += 1
-        loop = asyncio.get_running_loop()
-        self._timer_handles = [
-            loop.call_later(max(0.0, due - clock), self._fire_timer, seat, self._timer_token)
-            for seat, due in self._deadlines.items()
-        ]
-
-    def _fire_timer(self, seat: int, token: int) -> None:
-        self._queue.put_nowait(_Envelope(TimerFired(seat, token)))
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
 
 
 SERVICE_RESTART = 1012  # close code: reconnect, the table is served elsewhere now

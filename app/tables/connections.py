@@ -38,6 +38,7 @@ class Connection:
                  close: Callable[[int, str], Awaitable[None]], queue_size: int) -> None:
         self.id = next(_ids)
         self.player_id = player_id
+        self.name = ""  # the player's display name (spectators are listed by it)
         self.seat: int | None = None
         self._send_text = send_text
         self._close = close

@@ -1,7 +1,9 @@
 """The registry: creates table actors, finds them by id or invite token, and restores them.
 
 After a restart every waiting or playing table comes back: a playing table's state is rebuilt
-from its seed and its stored action log, so players reconnect to where they were.
+from its seed and its stored action log, so players reconnect to where they were; its chat
+comes back from storage and a chess clock's banks are worked out again from the stored
+actions' times (the time the server was down is not charged to anyone).
 
 With a :class:`~app.tables.cluster.Cluster` (several processes sharing one database and
 Redis), this registry holds only the tables this process owns: it takes a table over when it
@@ -21,9 +23,13 @@ from app.db.models import GameTable
 from app.db.repository import Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
-from app.games.base import BadOptions, apply_any, engine_options, split_options
+from app.games.base import BadOptions
+from app.tables import options as table_options
 from app.tables.actor import TableActor, TableInfo
+from app.tables.clocks import TableClock
 from app.tables.cluster import Cluster
+from app.tables.ending import replay
+from app.tables.life import Housekeep, chat_message, clock_inputs
 
 log = logging.getLogger(__name__)
 
@@ -41,25 +47,27 @@ class Registry:
     # ------------------------------------------------------------------ create / find
 
     async def create(self, host_id: str, host_name: str, game: str, seats: int,
-                     options: dict[str, Any] | None, private: bool) -> TableActor:
+                     options: dict[str, Any] | None, private: bool, host_seat: int = 0,
+                     rematch_of: str | None = None) -> TableActor:
         engine = ENGINES.get(game)
         if engine is None:
             raise AppError("unknown_game", f"no game called {game!r}", 422)
         try:
-            game_options, platform = split_options(options)
-            resolved = engine.check_setup(seats, game_options)  # type: ignore[attr-defined]
-            resolved.update(platform)
+            resolved = table_options.resolve(engine, seats, options)
         except BadOptions as exc:
             raise AppError("bad_options", str(exc), 422) from None
         row = GameTable(
             id=secrets.token_urlsafe(8), game=game, seat_count=seats, options=resolved,
             private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
             status="waiting", seed=secrets.randbits(63), version=1, created_at=now(),
+            rematch_of=rematch_of,
         )
         if self.cluster is not None and not await self.cluster.claim(row.id):
             raise AppError("storage_unavailable", "could not register the new table", 503)
-        await self.repo.create_table(row, host_seat=0)
-        info = _info(row, [host_id, *[None] * (seats - 1)], {host_id: host_name})
+        await self.repo.create_table(row, host_seat=host_seat)
+        seat_list: list[str | None] = [None] * seats
+        seat_list[host_seat] = host_id
+        info = _info(row, seat_list, {host_id: host_name})
         return self._add(TableActor(info, engine, self.repo))
 
     def _add(self, actor: TableActor) -> TableActor:
@@ -123,6 +131,24 @@ class Registry:
             raise AppError("not_found", "this invite link is not valid (or the table is gone)",
                            404)
         return await self.get(table_id)
+
+    async def housekeep(self, waiting_after: float, empty_after: float) -> dict[str, int]:
+        """Expire waiting tables nobody came to, close playing tables everyone left (each
+        actor decides with its own clock); answer how many of each."""
+        done = {"expired": 0, "closed": 0}
+        for actor in list(self.actors.values()):
+            if actor.info.status not in ("waiting", "playing"):
+                continue
+            if actor.idle_for() < min(waiting_after, empty_after):
+                continue
+            try:
+                result = await actor.submit(Housekeep(waiting_after, empty_after))
+            except AppError:
+                continue
+            if result in done:
+                done[result] += 1
+                log.info("table %s %s", actor.info.id, result)
+        return done
 
     def tables_of(self, player_id: str) -> list[TableActor]:
         """The waiting and playing tables where this player has a seat."""
@@ -257,13 +283,35 @@ class Registry:
         info = _info(row, seats, {pid: p.name for pid, p in players.items()})
         info.bots = {pid for pid, p in players.items() if p.bot}
         state = None
-        history = []
+        history: list[tuple[int, list[Any]]] = []
+        clock = TableClock.from_options(info.options, row.seat_count)
+        sources: dict[int, tuple[str, int]] = {}
         if row.status in ("playing", "finished"):
-            state = engine.setup(row.seat_count, engine_options(row.options), row.seed)
-            for stored in await self.repo.actions(row.id):
-                state, events = apply_any(engine, state, stored.seat, stored.action)
-                history.append((stored.seq, events))
-        return TableActor(info, engine, self.repo, state, history)
+            stored = await self.repo.actions(row.id)
+            started = (row.started_at or row.created_at).timestamp()
+            times = [started, *(a.at.timestamp() for a in stored)]
+
+            def follow_clock(step: int, state: Any) -> None:
+                waiting, marker, has_marker = clock_inputs(engine, state)
+                clock.update(times[step], waiting, marker, has_marker)
+
+            rebuilt = replay(engine, row.seat_count, row.options, row.seed,
+                             ((a.seq, a.seat, a.action) for a in stored),
+                             on_step=follow_clock if clock.mode != "none" else None)
+            state, history = rebuilt.state, rebuilt.history
+            sources = {a.seq: (a.source, a.seat) for a in stored if a.source != "player"}
+            if row.status == "playing":
+                clock.rebase(time.monotonic())
+            else:
+                clock.stop(times[-1])
+        chat = [chat_message(line, row.version) for line in await self.repo.chat_lines(row.id)]
+        actor = TableActor(info, engine, self.repo, state, history, table_clock=clock,
+                           chat=chat, sources=sources)
+        if row.status == "finished":
+            rematch = await self.repo.rematch_of(row.id)
+            if rematch is not None:
+                actor.rematch_id, actor.rematch_invite = rematch
+        return actor
 
     async def shutdown(self) -> None:
         # in a cluster the clients are told to reconnect: another process takes over
@@ -277,6 +325,7 @@ def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> Tab
         private=row.private, invite_token=row.invite_token, host_id=row.host_id,
         status=row.status, seed=row.seed, version=row.version, created_at=row.created_at,
         seats=seats, names=names, error=row.error, outcome=row.outcome,
+        rematch_of=row.rematch_of,
         epoch=row.owner_epoch or 0,
     )
 
@@ -296,4 +345,5 @@ def _stored_summary(row: GameTable) -> dict[str, Any]:
         "seat_count": row.seat_count, "options": dict(row.options), "private": row.private,
         "host": {"id": row.host_id, "name": names.get(row.host_id)},
         "seats": seats, "created_at": row.created_at.isoformat(), "outcome": row.outcome,
+        "spectators": {"count": 0, "names": []}, "rematch_of": row.rematch_of,
     }

@@ -1,8 +1,9 @@
 // A table WebSocket that reconnects by itself (with backoff) and resyncs on every connect.
 export class TableSocket {
-  constructor(tableId, { invite = "", onMessage, onStatus }) {
+  constructor(tableId, { invite = "", watch = "", onMessage, onStatus }) {
     this.tableId = tableId;
     this.invite = invite;
+    this.watch = watch; // a spectator link's key (watch a private table, never sit)
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.delay = 500;
@@ -12,7 +13,10 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "";
+    const params = new URLSearchParams();
+    if (this.invite) params.set("invite", this.invite);
+    if (this.watch) params.set("watch", this.watch);
+    const query = params.toString() ? `?${params}` : "";
     return `${scheme}://${location.host}/ws/tables/${this.tableId}${query}`;
   }
 

@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { TableSocket } from "./socket.js";
+import { createLife } from "./table-life.js";
 
 const app = document.getElementById("table-app");
 const tableId = app.dataset.table;
@@ -78,6 +79,10 @@ const ctx = {
   },
 };
 
+// the table's life around the game: clocks, presence, votes, rematch, chat lines (table-life.js)
+const life = createLife({ tableId, me, seatName, showError, errorText, renderer: () => renderer });
+life.setCtx(ctx);
+
 export function sameAction(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (a[k] !== b[k]) return false;
@@ -148,6 +153,7 @@ function renderSeats() {
       s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
       s.player && s.player.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null,
       turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
+      ...life.seatExtras(s),
       waiting && !s.player && mySeat === null && !locked
         ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }), dataset: { focusKey: `sit-${s.seat}` } }, t("table.take_seat")) : null,
       waiting && isHost && hasBots ? botButton(s, mine) : null);
@@ -176,6 +182,7 @@ function renderSeats() {
   replace($("seats"),
     el("h2", {}, t("status." + table.status)),
     el("ul", { class: "seat-list" }, rows),
+    life.watchersLine(),
     locked && waiting ? el("p", { class: "notice", id: "private-note" }, t("table.private_no_invite")) : null,
     controls.length ? el("div", { class: "row" }, controls) : null,
     link && table.status === "waiting" ? el("div", { class: "invite" },
@@ -208,7 +215,7 @@ function renderBanner() {
 }
 
 function renderLog() {
-  const lines = renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog;
+  const lines = life.mergeLog(renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog, last);
   const list = $("log");
   list.replaceChildren(...lines.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;
@@ -242,6 +249,7 @@ function render() {
   $("skip-hand").hidden = !$("my-hand");
   renderChatGate();
   cueTurn();
+  life.render(last);
 }
 
 function renderChatGate() {
@@ -300,6 +308,7 @@ function onMessage(message) {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
     last = message;
+    life.onState(message);
     windowAt = performance.now();
     for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
@@ -319,7 +328,8 @@ function onMessage(message) {
     showError(errorText(message));
   } else if (message.type === "chat") {
     const list = $("chat");
-    list.append(el("li", {}, el("strong", {}, `${message.name}: `), message.text));
+    const line = life.chatLine(message); // null for a line already shown (a reconnect replays them)
+    if (line) list.append(line);
     list.scrollTop = list.scrollHeight;
   } else if (message.type === "ephemeral") {
     if (renderer && renderer.onEphemeral && last) renderer.onEphemeral(message, ctx);
@@ -358,5 +368,5 @@ $("sound-toggle").addEventListener("click", () => {
 renderSoundToggle();
 
 await loadRenderer(app.dataset.game);
-const socket = new TableSocket(tableId, { invite, onMessage, onStatus });
+const socket = new TableSocket(tableId, { invite, watch: app.dataset.watch, onMessage, onStatus });
 deadlineTimer = setInterval(tickClocks, 1000);

@@ -153,8 +153,18 @@ def test_openapi_documents_the_contract(base: str) -> None:
     paths = schema["paths"]
     for path in ("/api/players", "/api/games", "/api/tables", "/api/tables/{table_id}",
                  "/api/tables/{table_id}/join", "/api/tables/{table_id}/leave",
-                 "/api/tables/{table_id}/start", "/api/matches", "/api/matches/{match_id}"):
+                 "/api/tables/{table_id}/start", "/api/matches", "/api/matches/{match_id}",
+                 "/api/tables/{table_id}/resign", "/api/tables/{table_id}/votes",
+                 "/api/tables/{table_id}/votes/{vote_id}", "/api/tables/{table_id}/rematch",
+                 "/api/matches/{match_id}/replay", "/api/matches/{match_id}/views/{step}",
+                 "/api/matches/{match_id}/export", "/api/matches/import",
+                 "/api/players/{player_id}", "/api/players/{player_id}/matches"):
         assert path in paths, path
+    body = paths["/api/matches/import"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"]["$ref"] == "#/components/schemas/MatchFile"
+    assert "MatchFile" in schema["components"]["schemas"]
+    for message in ("chat", "clock", "vote", "rematch", "table_expired"):
+        assert message in schema["info"]["description"]
     assert "delete" in paths["/api/tables/{table_id}"]
     assert httpx.get(f"{base}/docs").status_code == 200
 

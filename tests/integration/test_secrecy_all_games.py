@@ -28,7 +28,8 @@ from app.games.base import Rng, apply_any, engine_options, event_for
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 
 SUMMARY_KEYS = {"id", "game", "status", "version", "seat_count", "options", "private", "host",
-                "seats", "created_at", "outcome", "url", "invite_url"}
+                "seats", "created_at", "outcome", "url", "invite_url", "watch_url",
+                "spectators", "rematch_of"}
 
 
 def _json(value: Any) -> Any:

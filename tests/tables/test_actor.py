@@ -26,6 +26,9 @@ class MemoryRepo:
         self.actions: list[tuple[int, int, dict, str]] = []
         self.fail_next = False
         self.pushed_before_store: list[int] = []
+        self.chat: list[dict[str, Any]] = []
+        self.outcome: Any = None
+        self.deleted = False
 
     async def save_seats(self, *args: Any, **kwargs: Any) -> None:
         return None
@@ -33,9 +36,6 @@ class MemoryRepo:
     async def create_bot(self, name: str) -> Any:
         self.bots = getattr(self, "bots", 0) + 1
         return SimpleNamespace(id=f"bot{self.bots}", name=name, bot=True)
-
-    async def delete_table(self, *args: Any, **kwargs: Any) -> None:
-        return None
 
     async def set_status(self, *args: Any, **kwargs: Any) -> None:
         return None
@@ -47,6 +47,14 @@ class MemoryRepo:
             self.fail_next = False
             raise OSError("disk full")
         self.actions.append((seq, seat, action, source))
+        self.outcome = outcome
+
+    async def add_chat_line(self, table_id: str, *, at: Any, **line: Any) -> Any:
+        self.chat.append(line)
+        return SimpleNamespace(id=len(self.chat), created_at=at, **line)
+
+    async def delete_table(self, *args: Any, **kwargs: Any) -> None:
+        self.deleted = True
 
 
 class Recorder:

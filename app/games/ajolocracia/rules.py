@@ -161,6 +161,9 @@ class AjolocraciaEngine(BaseEngine):
             totals = [t + b for t, b in zip(totals, state.bonus["total"], strict=True)]
         return totals
 
+    def current_scores(self, state: AjolocraciaState) -> list[int]:
+        return list(self.totals(state))
+
     def outcome(self, state: AjolocraciaState) -> Outcome | None:
         if not state.over:
             return None
@@ -347,6 +350,12 @@ class AjolocraciaEngine(BaseEngine):
             "pile": len(state.pile),
             "discard": len(state.discard),
         }
+
+    def view_all(self, state: AjolocraciaState) -> JSON:
+        """The spectator's view plus every hand and pick (replays of finished games)."""
+        return {**self.view(state, None), "revealed": {
+            "hands": [[self._face(state, c) for c in hand] for hand in state.hands],
+            "picks": [[self._face(state, c) for c in picks] for picks in state.picks]}}
 
     def _running(self, state: AjolocraciaState) -> list[JSON]:
         """This round's score so far for every seat (public: only placed cards count)."""

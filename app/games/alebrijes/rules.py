@@ -449,6 +449,15 @@ class AlebrijesEngine(BaseEngine):
             "outcome": outcome.to_json() if outcome is not None else None,
         }
 
+    def current_scores(self, state: AlebrijesState) -> list[int]:
+        return list(state.totals)
+
+    def view_all(self, state: AlebrijesState) -> JSON:
+        """The spectator's view plus every hand (replays of finished games)."""
+        return {**self.view(state, None), "revealed": {
+            "hands": [[card_json(c) for c in sorted(hand, key=sort_key)]
+                      for hand in state.hands]}}
+
     def outcome(self, state: AlebrijesState) -> Outcome | None:
         if state.phase != "over":
             return None

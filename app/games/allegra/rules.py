@@ -403,6 +403,9 @@ class AllegraEngine(BaseEngine):
 
     # ----------------------------------------------------------------------- results
 
+    def current_scores(self, state: AllegraState) -> list[int]:
+        return list(totals(state))
+
     def outcome(self, state: AllegraState) -> Outcome | None:
         if not state.over:
             return None

@@ -226,6 +226,9 @@ class BlockAndGuessEngine(BaseEngine):
     def scores(self, state: JSON) -> list[int]:
         return [state["points"][roles.team_of(state, s)] for s in range(state["seats"])]
 
+    def current_scores(self, state: JSON) -> list[int]:
+        return list(self.scores(state))
+
     def outcome(self, state: JSON) -> Outcome | None:
         if not state["over"]:
             return None
@@ -453,6 +456,10 @@ class BlockAndGuessEngine(BaseEngine):
     def view(self, state: JSON, seat: int | None) -> JSON:
         me = seat if seat is not None and self._valid_seat(state, seat) else None
         return view_of(self, state, me)
+
+    def view_all(self, state: JSON) -> JSON:
+        """Every target and guess proposal shown (replays of finished games only)."""
+        return view_of(self, state, None, reveal=True)
 
     def board_mode(self, state: JSON) -> str | None:
         return BOARD_MODES.get(state["card"]) if state["card"] is not None else None

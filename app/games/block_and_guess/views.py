@@ -33,12 +33,13 @@ def clue_card(index: int | None) -> JSON | None:
                                      for n, (es, en) in enumerate(CLUE_CARDS[index])]}
 
 
-def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
+def view_of(engine: Any, s: JSON, me: int | None, reveal: bool = False) -> JSON:
+    """``me``'s view; ``reveal`` (a replay, never a seat) shows every target and proposal."""
     builders = s["builders"]
     builds = []
     for x in s["builds"]:
         guessers = roles.guessers_of(s, x["builder"]) if not s["over"] else []
-        sees_target = x["revealed"] or (me is not None and me in builders)
+        sees_target = reveal or x["revealed"] or (me is not None and me in builders)
         why = bld.reasons(tuple(x["held"]), engine._placements(x), s["card"])
         builds.append({
             "builder": x["builder"], "team": x["team"], "guessers": guessers,
@@ -53,7 +54,7 @@ def view_of(engine: Any, s: JSON, me: int | None) -> JSON:
             "result": x["result"], "asked": x["asked"], "question": x["question"],
             "front": x["front"],
             "proposals": ({k: v for k, v in x["proposals"].items()}
-                          if me is not None and me in guessers else None),
+                          if reveal or (me is not None and me in guessers) else None),
         })
     role = None
     if me is not None:

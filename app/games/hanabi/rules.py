@@ -154,6 +154,7 @@ class HanabiEngine(BaseEngine):
     min_players = 2
     max_players = 5
     simultaneous = False
+    cooperative = True
     options: tuple[OptionSpec, ...] = (
         OptionSpec("multicolor", "bool", False),
         OptionSpec("fuses", "choice", 3, choices=(3, 1)),
@@ -367,6 +368,17 @@ class HanabiEngine(BaseEngine):
     # ------------------------------------------------------------------ view
 
     def view(self, state: HanabiState, seat: int | None) -> JSON:
+        return self._view(state, seat, reveal=False)
+
+    def view_all(self, state: HanabiState) -> JSON:
+        """A spectator's view with every hand face up (replays; spectators of a table whose
+        host allows it). Never sent to a seat."""
+        return self._view(state, None, reveal=True)
+
+    def current_scores(self, state: HanabiState) -> list[int]:
+        return [state.score()] * state.seats
+
+    def _view(self, state: HanabiState, seat: int | None, reveal: bool) -> JSON:
         colors = state.colors
         # each hand as its owner (and a spectator) sees it, and as everyone else does: built
         # once per state and shared by every seat's view (a state is never changed after
@@ -381,7 +393,7 @@ class HanabiEngine(BaseEngine):
                 variants.append((backs, faces))
             state.__dict__["_hands"] = variants
         # once the game is over nothing is secret: everyone sees every hand
-        hands = [faces if state.over or (seat is not None and owner != seat) else backs
+        hands = [faces if state.over or reveal or (seat is not None and owner != seat) else backs
                  for owner, (backs, faces) in enumerate(variants)]
         public = state.__dict__.get("_public")
         if public is None:  # the same for every seat, so built once per state too

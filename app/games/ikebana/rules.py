@@ -311,6 +311,9 @@ class IkebanaEngine(BaseEngine):
             "outcome": outcome.to_json() if outcome is not None else None,
         }
 
+    def current_scores(self, state: IkebanaState) -> list[int]:
+        return list(state.prestige)
+
     def outcome(self, state: IkebanaState) -> Outcome | None:
         if not state.over:
             return None

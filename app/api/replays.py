@@ -1,0 +1,141 @@
+"""Finished games' replays, export and import (see ``app.tables.records`` for the file).
+
+A replay is only for a finished game (a game in progress answers 404): it may show every
+card. The server replays the log from the seed; the page draws each step's view with the
+game's own client.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field, ValidationError
+
+from app.api.deps import CurrentPlayer, RepoDep
+from app.api.limits import get_limits
+from app.api.matches import match_out
+from app.api.schemas import MatchOut, errors
+from app.config import get_settings
+from app.errors import AppError
+from app.tables import records
+from app.tables.registry import Registry
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+_cache = records.ReplayCache()
+
+
+class ReplayStep(BaseModel):
+    step: int = Field(description="1 for the first action (step 0 is the set-up)")
+    version: int
+    seat: int = Field(description="who acted; -1 is the platform (a window's deadline, a "
+                      "resignation, an abandon)")
+    action: dict[str, Any]
+    source: str = Field(description="player, timeout (automatic: time ran out), window, "
+                        "resign, vote or empty")
+    at: str
+    events: list[dict[str, Any]] = Field(description="what happened, as the viewpoint saw it")
+
+
+class ReplayOut(BaseModel):
+    id: str
+    game: str
+    seats: int
+    viewpoint: str
+    players: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+    steps: list[ReplayStep]
+    chat: list[dict[str, Any]]
+
+
+class StepView(BaseModel):
+    step: int
+    version: int
+    view: dict[str, Any] = Field(description="the game's view at that step, as the viewpoint "
+                                 "saw it (or with everything revealed)")
+
+
+SEAT_HELP = "whose point of view: 'spectator', 'all' (everything revealed) or a seat number"
+
+
+@router.get("/{match_id}/replay", response_model=ReplayOut,
+            responses=errors(400, 404, 409, 503))
+async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> ReplayOut:
+    """A finished game step by step: every action with what the viewpoint saw happen."""
+    row, actions, replayed = await _cache.get(repo, match_id)
+    point = records.viewpoint(seat, row.seat_count)
+    chat = await repo.chat_lines(match_id, limit=None)
+    return ReplayOut(
+        id=row.id, game=row.game, seats=row.seat_count, viewpoint=seat,
+        players=[{"seat": s.seat, "id": s.player.id, "name": s.player.name}
+                 for s in row.seats],
+        outcome=row.outcome, steps=records.steps(actions, replayed, point),
+        chat=[{"id": c.id, "kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
+               "code": c.code, "params": c.params, "at": c.created_at.isoformat()}
+              for c in chat])
+
+
+@router.get("/{match_id}/views/{step}", response_model=StepView,
+            responses=errors(400, 404, 409, 503))
+async def view(match_id: str, step: int, repo: RepoDep, seat: str = "spectator") -> StepView:
+    """The game's view after ``step`` actions (0: the set-up) from ``seat``'s point of view."""
+    row, actions, replayed = await _cache.get(repo, match_id)
+    point = records.viewpoint(seat, row.seat_count)
+    shown = records.view_at(row, replayed, step, point)
+    version = actions[step - 1].seq if step > 0 else (actions[0].seq - 1 if actions else 1)
+    return StepView(step=step, version=version, view=shown)
+
+
+@router.get("/{match_id}/export", responses=errors(404, 503))
+async def export(match_id: str, repo: RepoDep) -> dict[str, Any]:
+    """The whole record of a finished game as one JSON file: game, options, seed, players,
+    log and chat (``POST /api/matches/import`` takes it back)."""
+    return await records.export(repo, match_id)
+
+
+_FILE_SCHEMA = records.MatchFile.model_json_schema(ref_template="#/components/schemas/{model}")
+IMPORT_BODY = {"requestBody": {"required": True, "content": {"application/json": {
+    "schema": {"$ref": "#/components/schemas/MatchFile"}}}}}
+
+
+def add_components(schema: dict[str, Any]) -> None:
+    """Put the match file's schema (read by hand, to cap its size) in the OpenAPI
+    document's components, where the import's request body points."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    top = {k: v for k, v in _FILE_SCHEMA.items() if k != "$defs"}
+    components["MatchFile"] = top
+    for name, definition in _FILE_SCHEMA.get("$defs", {}).items():
+        components.setdefault(name, definition)
+
+
+@router.post("/import", status_code=201, response_model=MatchOut,
+             responses=errors(401, 413, 422, 429, 503), openapi_extra=IMPORT_BODY)
+async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -> MatchOut:
+    """Reproduce a game from an exported file: the log is replayed from the seed and must be
+    legal and reach the same outcome; it is stored as a new finished match. At most
+    ``LUDOTECA_MAX_IMPORT_BYTES`` (2 MiB): 413 ``too_large`` beyond."""
+    limit = get_settings().max_import_bytes
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise AppError("too_large", f"a match file is at most {limit} bytes", 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise AppError("too_large", f"a match file is at most {limit} bytes", 413)
+    try:
+        data = records.MatchFile.model_validate(json.loads(body))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        if isinstance(exc, ValidationError):
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            raise AppError("bad_record", f"{where}: {first['msg']}", 422) from None
+        if isinstance(exc, RecursionError):
+            raise AppError("bad_record", "body: nested too deeply", 422) from None
+        raise AppError("bad_record", "body: not valid JSON", 422) from None
+    registry: Registry = request.app.state.registry
+    async with get_limits(request).new_table(request, registry, player.id):
+        table = await records.import_match(repo, data, player.id)
+    row = await records.finished_row(repo, table.id)
+    return MatchOut(**match_out(row))

@@ -1,0 +1,201 @@
+// The replay page (/matches/{id}): a finished game step by step, drawn by the game's own
+// renderer (static/js/games/<game>.js) from the view the server computes for each step by
+// replaying the log; from any seat's point of view, as a spectator, or with everything
+// revealed. Buttons, keys (← → Home End), a slider and a clickable list of actions.
+import { api } from "./api.js";
+import { el, t } from "./i18n.js";
+import { markersFor, merge } from "./life-log.js";
+
+const app = document.getElementById("replay-app");
+const matchId = app.dataset.match;
+const game = app.dataset.game;
+const match = JSON.parse(document.getElementById("replay-data").textContent);
+const $ = (id) => document.getElementById(id);
+
+let renderer = null;
+let point = "spectator";
+let replay = null; // {steps, chat, outcome} for the current point of view
+let step = 0;
+let loading = 0; // the newest request, so a slow answer never overwrites a newer step
+const views = new Map(); // `${point}:${step}` -> view
+
+const names = new Map(match.seats.map((s) => [s.seat, s.player.name]));
+const seatName = (seat) => names.get(seat) || t("table.seat", { n: seat + 1 });
+const numericPoint = () => (point === "spectator" || point === "all" ? null : Number(point));
+
+const ctx = {
+  t, el, seatName,
+  get me() { return numericPoint(); },
+  send() {}, isLegal: () => false, sendEphemeral: () => false, windowRemaining: () => null,
+};
+
+function showError(error) {
+  $("error").textContent = t("error.generic", { message: error.message || String(error) });
+}
+
+function actionLabel(entry) {
+  const type = entry.action && entry.action.type;
+  const key = `replay.action.${type}`;
+  const what = window.I18N[key] ? t(key) : String(type);
+  const who = entry.seat >= 0 ? seatName(entry.seat) : t("replay.platform");
+  return t("replay.step_line", { n: entry.step, name: who, action: what });
+}
+
+function history(upTo) {
+  return replay.steps.slice(0, upTo).map((s) => ({ version: s.version, events: s.events, source: s.source, by: s.seat }));
+}
+
+function message(view) {
+  const last = replay.steps.length;
+  const finished = step === last;
+  const version = step > 0 ? replay.steps[step - 1].version : (replay.steps.length ? replay.steps[0].version - 1 : 1);
+  return {
+    type: "state", version,
+    table: {
+      id: `replay-${matchId}-${point}`, game, status: finished ? "finished" : "playing",
+      seat_count: match.seats.length, options: match.options, version,
+      host: { id: "", name: "" },
+      seats: match.seats.map((s) => ({ seat: s.seat, connected: true, player: s.player })),
+      outcome: finished ? replay.outcome : null,
+    },
+    seat: numericPoint(), view, legal_actions: [], to_act: [], waiting_for: [], events: [],
+    deadlines: {}, clock: null, window: null, chat_allowed: false, history: history(step),
+  };
+}
+
+async function viewAt(n) {
+  const key = `${point}:${n}`;
+  if (!views.has(key)) {
+    const data = await api("GET", `/api/matches/${matchId}/views/${n}?seat=${encodeURIComponent(point)}`);
+    views.set(key, data.view);
+  }
+  return views.get(key);
+}
+
+function revealedPanel(view) {
+  const box = $("revealed");
+  const revealed = view && view.revealed;
+  box.hidden = !revealed;
+  if (!revealed) return;
+  const label = (card) => {
+    if (card.kind && renderer.kindName) return renderer.kindName(t, card.kind);
+    if (renderer.cardName) return renderer.cardName(ctx, card);
+    const { id, ...rest } = card;
+    return JSON.stringify(rest);
+  };
+  const parts = [];
+  for (const [key, perSeat] of Object.entries(revealed)) {
+    parts.push(el("h3", {}, window.I18N[`replay.revealed.${key}`] ? t(`replay.revealed.${key}`) : key));
+    parts.push(el("ul", { class: "revealed-hands" }, perSeat.map((cards, seat) =>
+      el("li", { dataset: { seat } }, el("strong", {}, `${seatName(seat)}: `), cards.length ? cards.map(label).join(", ") : "—"))));
+  }
+  $("revealed-body").replaceChildren(...parts);
+}
+
+function renderLog(msg) {
+  const lines = renderer.logLines ? renderer.logLines(msg, ctx) : [];
+  const entries = msg.history;
+  const count = (n) => (renderer.logLines ? renderer.logLines({ ...msg, history: entries.slice(0, n) }, ctx).length : 0);
+  const markers = markersFor(entries, count, seatName);
+  const all = merge(renderer.logLines ? renderer.logLines(msg, ctx) : lines, markers);
+  const list = $("log");
+  list.replaceChildren(...all.map((line) => el("li", {}, line)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderControls() {
+  const last = replay.steps.length;
+  $("replay-step").textContent = t("replay.step_of", { n: step, total: last });
+  const slider = $("replay-slider");
+  slider.max = String(last);
+  slider.value = String(step);
+  slider.setAttribute("aria-valuetext", t("replay.step_of", { n: step, total: last }));
+  $("replay-first").disabled = $("replay-prev").disabled = step === 0;
+  $("replay-next").disabled = $("replay-last").disabled = step === last;
+  for (const button of document.querySelectorAll("#replay-actions button")) {
+    const current = Number(button.dataset.step) === step;
+    if (current) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
+  }
+  // the current move in view inside the list, without scrolling the page away from the board
+  const list = $("replay-actions");
+  const currentItem = list.querySelector(`button[data-step="${step}"]`);
+  if (currentItem) list.scrollTop = Math.max(0, currentItem.offsetTop - list.clientHeight / 2);
+}
+
+async function go(n) {
+  if (!replay) return;
+  step = Math.max(0, Math.min(replay.steps.length, n));
+  const asked = ++loading;
+  renderControls();
+  try {
+    const view = await viewAt(step);
+    if (asked !== loading) return;
+    const msg = message(view);
+    renderer.render($("game"), msg, ctx);
+    revealedPanel(view);
+    renderLog(msg);
+    $("error").textContent = "";
+    if (step < replay.steps.length) viewAt(step + 1).catch(() => {}); // the next step, ahead
+  } catch (error) { showError(error); }
+}
+
+function renderActions() {
+  const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) }, t("replay.setup")));
+  $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) =>
+    el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, onclick: () => go(entry.step) },
+      actionLabel(entry),
+      entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null))));
+}
+
+function renderChat() {
+  $("chat").replaceChildren(...replay.chat.map((line) => {
+    if (line.kind === "system") {
+      const params = { ...(line.params || {}) };
+      if (params.proposal) params.proposal = t(`vote.proposal.${params.proposal}`);
+      if (params.reason) params.reason = t(`life.reason.${params.reason}`);
+      return el("li", { class: "chat-system" }, t(`chat.system.${line.code}`, params));
+    }
+    const who = line.kind === "spectator" ? `${line.name} (${t("life.spectator")})` : line.name;
+    return el("li", {}, el("strong", {}, `${who}: `), line.text);
+  }));
+}
+
+function renderResult() {
+  const outcome = replay.outcome || {};
+  const details = outcome.details || {};
+  let text;
+  if (details.end === "resigned") text = t(details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(details.seat) });
+  else if (details.end === "abandoned") text = t(`life.end.abandoned_${details.reason}`);
+  else if (!outcome.winners || !outcome.winners.length) text = t("replay.no_winner");
+  else text = t("replay.winners", { names: outcome.winners.map(seatName).join(", ") });
+  $("replay-result").textContent = text;
+}
+
+async function load() {
+  const keep = replay ? step : 0;
+  try {
+    replay = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}`);
+  } catch (error) { showError(error); return; }
+  renderActions();
+  renderChat();
+  renderResult();
+  await go(keep);
+}
+
+try { renderer = await import(`./games/${game}.js`); }
+catch (error) { renderer = await import("./games/generic.js"); }
+
+$("replay-seat").addEventListener("change", (event) => { point = event.target.value; load(); });
+$("replay-first").addEventListener("click", () => go(0));
+$("replay-prev").addEventListener("click", () => go(step - 1));
+$("replay-next").addEventListener("click", () => go(step + 1));
+$("replay-last").addEventListener("click", () => go(replay ? replay.steps.length : 0));
+$("replay-slider").addEventListener("input", (event) => go(Number(event.target.value)));
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: replay ? replay.steps.length : 0 };
+  if (event.key in moves) { event.preventDefault(); go(moves[event.key]); }
+});
+await load();
