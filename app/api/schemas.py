@@ -58,6 +58,8 @@ class SeatOut(BaseModel):
     connected: bool
     away_for: float | None = Field(
         default=None, description="seconds since the seated player's last connection left")
+    autopilot: bool = Field(default=False, description="a bot plays this seat while its "
+                            "player is away (the table voted; off when they reconnect)")
 
 
 class SpectatorsOut(BaseModel):

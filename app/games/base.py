@@ -84,6 +84,9 @@ CLOSE_WINDOW = "close_window"
 RESIGN = "resign"  # {"type": "resign", "seat": s}
 ABANDON = "abandon"  # {"type": "abandon", "reason": "vote" | "empty"}
 ABANDON_REASONS = ("vote", "empty")
+# {"type": "autopilot", "seat": s, "on": bool}: a bot plays seat s for its absent player (on),
+# or the player is back and has the seat again (off); the game's state is unchanged
+AUTOPILOT = "autopilot"
 
 T = TypeVar("T")
 
@@ -328,6 +331,12 @@ def apply_any(engine: Any, state: Any, seat: int, action: Action) -> tuple[Any, 
             if action.get("reason") not in ABANDON_REASONS:
                 raise IllegalAction("bad_action", "an abandon says why: vote or empty")
             return state, [Event("abandoned", {"reason": action["reason"]})]
+        if kind == AUTOPILOT:
+            target, on = action.get("seat"), action.get("on")
+            if not isinstance(target, int) or isinstance(target, bool) or \
+                    not 0 <= target < state_seats(engine, state) or not isinstance(on, bool):
+                raise IllegalAction("bad_action", "autopilot names a seat and on: true/false")
+            return state, [Event(AUTOPILOT, {"seat": target, "on": on})]
         if kind != CLOSE_WINDOW:
             raise IllegalAction("bad_action", "the platform only closes timed windows or "
                                 "ends a game early")

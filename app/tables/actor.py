@@ -22,6 +22,7 @@ from typing import Any
 from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, forbidden
 from app.games.base import (
+    AUTOPILOT,
     BOT_DELAY,
     CLOSE_WINDOW,
     SYSTEM_SEAT,
@@ -213,6 +214,14 @@ class TableActor(TableLife):
         self.on_stale: Callable[[TableActor], None] | None = None
         self.moved = False
         self._bot_handles: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending move
+        # seats a bot plays while their player is away (voted; off when they reconnect);
+        # stored as platform actions, so it is rebuilt from the log's history here
+        self.autopilot: set[int] = set()
+        for _version, events in self.history:
+            for event in events:
+                if getattr(event, "type", None) == AUTOPILOT:
+                    seat = event.data["seat"]
+                    (self.autopilot.add if event.data["on"] else self.autopilot.discard)(seat)
         self._bot_failures = 0
         self._init_life(table_clock, chat, sources)
         self._track_presence()
@@ -454,7 +463,24 @@ class TableActor(TableLife):
             raise AppError("bad_seat", f"seats go from 0 to {self.info.seat_count - 1}")
 
     def bot_seats(self) -> set[int]:
-        return {s for s, p in enumerate(self.info.seats) if p in self.info.bots}
+        """Seats a bot plays: the host's bots, and absent players' seats handed to one."""
+        return {s for s, p in enumerate(self.info.seats) if p in self.info.bots} | \
+            self.autopilot
+
+    async def set_autopilot(self, seat: int, on: bool, source: str) -> None:
+        """A bot takes an absent player's seat (``on``), or gives it back. Stored in the log
+        (a platform action), so a restart, a replay and the record know which moves were the
+        bot's."""
+        if (seat in self.autopilot) == on or self.info.status != "playing":
+            return
+        before = set(self.autopilot)
+        (self.autopilot.add if on else self.autopilot.discard)(seat)
+        try:
+            await self._apply(SYSTEM_SEAT, {"type": AUTOPILOT, "seat": seat, "on": on}, source)
+        except AppError:
+            self.autopilot = before
+            raise
+        await self.system_line("bot_plays" if on else "seat_returned", seat=seat)
 
     def _schedule_bots(self) -> None:
         """Give every bot seat the game waits for a move after the table's bot delay."""
@@ -720,6 +746,7 @@ class TableActor(TableLife):
                 {"seat": s, "connected": s in connected or p in self.info.bots,
                  "away_for": (None if p is None or s in connected or p in self.info.bots
                               else _rounded(self.away_for(s))),
+                 "autopilot": s in self.autopilot,
                  "player": None if p is None else {"id": p, "name": self.info.names.get(p),
                                                    "bot": p in self.info.bots}}
                 for s, p in enumerate(self.info.seats)

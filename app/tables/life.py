@@ -98,6 +98,7 @@ class TableLife:
     chat: list[dict[str, Any]]
     _clock: Any
     _queue: asyncio.Queue[Any]
+    autopilot: set[int]
 
     def _init_life(self, table_clock: TableClock | None, chat: list[dict[str, Any]] | None,
                    sources: dict[int, tuple[str, int]] | None) -> None:
@@ -167,6 +168,12 @@ class TableLife:
                 if seat in self._announced_away:
                     self._announced_away.discard(seat)
                     await self.system_line("back", seat=seat)
+                if seat in self.autopilot:  # the player is back: the seat is theirs at once
+                    try:
+                        await self.set_autopilot(seat, False, "back")  # type: ignore[attr-defined]
+                    except AppError:
+                        log.warning("table %s: seat %s not handed back yet", self.info.id,
+                                    seat)
         await self._recheck_vote()
         self._arm_clock()
 

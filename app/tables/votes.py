@@ -6,9 +6,10 @@ passes when every voter has said yes (the proposer's yes is counted at once), fa
 first no or after ``VOTE_SECONDS``, and is cancelled when it stops being possible (the absent
 player came back). One vote at a time per table.
 
-To add a proposal (say "hand the seat to a bot", issue 12), write a class with the three
-methods of :class:`Proposal` and add an instance to :data:`PROPOSALS`; ``target`` carries the
-seat it is about. Nothing else changes: the API, the WebSocket state and the page list the
+Proposals: ``abandon`` (end the game, no winner) and ``bot`` (a bot plays an absent player's
+seat, ``target``, until they reconnect). To add one, write a class with the three methods of
+:class:`Proposal` and add an instance to :data:`PROPOSALS`; ``target`` carries the seat it
+is about. Nothing else changes: the API, the WebSocket state and the page list the
 proposals by name (the page translates ``vote.proposal.<name>``).
 """
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.errors import AppError
+from app.games.bots import bot_for
 
 if TYPE_CHECKING:
     from app.tables.actor import TableActor
@@ -83,4 +85,31 @@ class Abandon:
         await actor.end_early({"type": "abandon", "reason": "vote"}, "vote")
 
 
-PROPOSALS: dict[str, Proposal] = {p.name: p for p in (Abandon(),)}
+class HandToBot:
+    """Let the game's bot play an absent player's seat (``target``) so the game goes on; the
+    player gets the seat back the moment they reconnect. The seats still connected vote."""
+
+    name = "bot"
+
+    def check(self, actor: TableActor, target: int | None, now: float) -> None:
+        if actor.info.status != "playing":
+            raise AppError("not_playing", "the game is not in progress", 409)
+        if bot_for(actor.info.game) is None:
+            raise AppError("no_bot", "this game has no bot (see its rules page)", 422)
+        if target is None:
+            raise AppError("bad_seat", "say which seat the bot should play (target)", 422)
+        if target in actor.autopilot or actor.info.seats[target] in actor.info.bots:
+            raise AppError("already_bot", "a bot already plays that seat", 409)
+        if target not in actor.absent_seats(now):
+            raise AppError("not_absent", "a seat goes to a bot only when its player has been "
+                           "away longer than the table's grace period", 409)
+
+    def voters(self, actor: TableActor, target: int | None) -> frozenset[int]:
+        return frozenset(actor.connected_seats() - {target})
+
+    async def enact(self, actor: TableActor, vote: Vote) -> None:
+        assert vote.target is not None
+        await actor.set_autopilot(vote.target, True, "vote")
+
+
+PROPOSALS: dict[str, Proposal] = {p.name: p for p in (Abandon(), HandToBot())}

@@ -131,6 +131,14 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     if (!seated || last.table.status !== "playing") return [];
     const out = [];
     if (!last.vote && absentNow().length) {
+      // a bot may play an absent player's seat until they come back (games with a bot)
+      if (document.getElementById("table-app").dataset.bots === "true") {
+        for (const seat of absentNow().filter((s) => !s.autopilot && !s.player.bot)) {
+          out.push(el("button", { id: `propose-bot-${seat.seat}`, class: "secondary",
+            onclick: () => post(`/api/tables/${tableId}/votes`, { proposal: "bot", target: seat.seat }) },
+          t("life.propose_bot", { name: seat.player.name })));
+        }
+      }
       out.push(el("button", { id: "propose-abandon", class: "secondary", onclick: () => post(`/api/tables/${tableId}/votes`, { proposal: "abandon" }) },
         t("life.propose_abandon")));
     }

@@ -152,6 +152,7 @@ function renderSeats() {
       mine ? el("span", { class: "muted" }, ` ${t("table.you")}`) : null,
       s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
       s.player && s.player.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null,
+      s.autopilot ? el("span", { class: "badge bot" }, t("table.bot_playing")) : null,
       turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
       ...life.seatExtras(s),
       waiting && !s.player && mySeat === null && !locked

@@ -12,9 +12,11 @@ import pytest
 
 from app.errors import AppError
 from app.games import ENGINES
-from app.games.base import Rng
+from app.games.base import SYSTEM_SEAT, Rng
 from app.tables import actor as actor_module
-from app.tables.actor import AddBot, Join, RemoveBot, Start
+from app.tables import votes as votes_module
+from app.tables.actor import Act, AddBot, Disconnect, Join, RemoveBot, Start
+from app.tables.life import Propose
 from tests.tables.test_actor import MemoryRepo, make_actor
 
 
@@ -41,7 +43,8 @@ class Crashing:
 @pytest.fixture
 def bot(monkeypatch: pytest.MonkeyPatch) -> FirstLegal:
     fake = FirstLegal()
-    monkeypatch.setattr(actor_module, "bot_for", lambda game: fake if game == "hanabi" else None)
+    for module in (actor_module, votes_module):
+        monkeypatch.setattr(module, "bot_for", lambda game: fake if game == "hanabi" else None)
     return fake
 
 
@@ -135,4 +138,80 @@ async def test_a_game_without_a_bot_says_so(bot: FirstLegal) -> None:
     with pytest.raises(AppError) as err:
         await actor.submit(AddBot("a", 1))
     assert err.value.code == "no_bot"
+    await actor.stop()
+
+
+async def test_an_absent_players_seat_goes_to_a_bot_by_vote_and_back_at_once(
+        bot: FirstLegal) -> None:
+    """Disconnect, grace, the others vote, the bot plays the seat (its moves marked as the
+    bot's), the player reconnects and has the seat again before anything else happens."""
+    from tests.tables.test_life import connect, make, system_codes
+
+    actor, repo, clock = make("hanabi", 2, {"bot_delay": 0, "absent_grace_seconds": 30})
+    await actor.submit(Join("b", "Beto"))
+    await actor.submit(Start("a"))
+    conn_a, _ = await connect(actor, "a")
+    conn_b, _ = await connect(actor, "b")
+    await actor.submit(Disconnect(conn_b))
+    with pytest.raises(AppError) as err:  # not away long enough yet
+        await actor.submit(Propose("a", "bot", 1))
+    assert err.value.code == "not_absent"
+    clock.now += 31
+    vote = await actor.submit(Propose("a", "bot", 1))
+    assert vote["voters"] == [0]  # the seats still here vote; Ana's yes passes it
+    assert actor.autopilot == {1} and actor.summary()["seats"][1]["autopilot"] is True
+    assert repo.actions[-1][1:] == (SYSTEM_SEAT, {"type": "autopilot", "seat": 1, "on": True},
+                                    "vote")
+    # Ana plays her turns; the bot answers Beto's
+    for _ in range(4):
+        if actor.info.status != "playing":
+            break
+        if actor.state.turn == 0:
+            move = actor.engine.legal_actions(actor.state, 0)[-1]
+            await actor.submit(Act("a", move, actor.info.version))
+        else:
+            async def moved(before: int = actor.info.version) -> None:
+                while actor.info.version == before:
+                    await asyncio.sleep(0.005)
+            await asyncio.wait_for(moved(), 5)
+    bot_moves = [a for a in repo.actions if a[3] == "bot"]
+    assert bot_moves and all(a[1] == 1 for a in bot_moves)
+    # Beto comes back: the seat is his again at once, and the bot stops
+    await connect(actor, "b")
+    assert actor.autopilot == set()
+    assert repo.actions[-1][1:] == (SYSTEM_SEAT, {"type": "autopilot", "seat": 1, "on": False},
+                                    "back")
+    assert {"bot_plays", "seat_returned"} <= set(system_codes(repo))
+    if actor.info.status == "playing" and actor.state.turn == 1:
+        version = actor.info.version
+        await asyncio.sleep(0.1)
+        assert actor.info.version == version  # waits for Beto now
+        move = actor.engine.legal_actions(actor.state, 1)[-1]
+        await actor.submit(Act("b", move, actor.info.version))
+    # after a restart, the log says who played which seat
+    from app.tables.actor import TableActor
+    rebuilt = TableActor(actor.info, actor.engine, repo, actor.state, actor.history)
+    assert rebuilt.autopilot == set()
+    on_only = TableActor(actor.info, actor.engine, repo, actor.state,
+                         [h for h in actor.history if not any(
+                             getattr(e, "type", "") == "autopilot" and not e.data["on"]
+                             for e in h[1])])
+    assert on_only.autopilot == {1}
+    await actor.stop()
+
+
+async def test_no_bot_for_a_seat_that_is_here_or_already_a_bot(bot: FirstLegal) -> None:
+    from tests.tables.test_life import connect, make
+
+    actor, _, clock = make("hanabi", 2, {"bot_delay": 0, "absent_grace_seconds": 0})
+    await actor.submit(AddBot("a", 1))
+    await actor.submit(Start("a"))
+    await connect(actor, "a")
+    clock.now += 5
+    with pytest.raises(AppError) as err:
+        await actor.submit(Propose("a", "bot", 1))
+    assert err.value.code == "already_bot"
+    with pytest.raises(AppError) as err:
+        await actor.submit(Propose("a", "bot", None))
+    assert err.value.code == "bad_seat"
     await actor.stop()
