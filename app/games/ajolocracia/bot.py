@@ -293,7 +293,7 @@ class AjolocraciaBot:
         two = any(len(a) == 3 and a.get("second") is not None for a in legal)
         candidates = sorted(set(hand))
         if len(candidates) == 1 or len(hand) == 1:
-            return self._action(hand_ids, hand, [candidates[0]] * (2 if two else 1), two)
+            return self._action(hand_ids, [candidates[0]] * (2 if two else 1), hand, two)
         seats = [_tableau_seat(p) for p in view["players"]]
         n = len(seats)
         step = 1 if view["direction"] == "left" else -1
@@ -340,30 +340,30 @@ class AjolocraciaBot:
                 play_out(world, now, step)
                 totals[kind] += _score(world, me, weight)
         best = max(candidates, key=lambda k: (totals[k], -k))
-        chosen = [best]
-        if two:
-            rest = [k for k in candidates if k != best or hand.count(best) > 1]
-            second = max(rest, key=lambda k: (totals[k] if k != best else totals[k] - 0.5, -k))
-            chosen.append(second)
-        return self._action(hand_ids, hand, chosen, two)
+        picks = self._own_picks(seats[me], hand, best, two)
+        return self._action(hand_ids, [hand[i] for i in picks], hand, two)
 
     @staticmethod
     def _own_picks(seat: Seat, hand: list[int], kind: int, two: bool) -> list[int]:
         first = hand.index(kind)
         if not two:
             return [first]
+        after = seat.copy()
+        after.place([kind])  # the second card is the greedy one once the first is down
+        worths = after.worths(len(hand) - 3)
         rest = [i for i in range(len(hand)) if i != first]
-        second = max(rest, key=lambda i: seat.worth(hand[i], len(hand) - 3))
+        second = max(rest, key=lambda i: (worths[hand[i]], -i))
         return [first, second]
 
     @staticmethod
-    def _action(ids: list[int], hand: list[int], kinds: list[int], two: bool) -> Action:
+    def _action(ids: list[int], kinds: list[int], hand: list[int], two: bool) -> Action:
         used: list[int] = []
         for kind in kinds:
             for i, k in enumerate(hand):
                 if k == kind and i not in used:
                     used.append(i)
                     break
+        used.sort()  # the order of the hand, as the legal actions list pairs
         action: dict[str, Any] = {"type": "pick", "card": ids[used[0]]}
         if two and len(used) == 2:
             action["second"] = ids[used[1]]

@@ -109,6 +109,9 @@ class Board:
         self.down_here = sum(1 for s in self.display if self.cells[s] is DOWN)
         self.mine_up = Counter(v for v in (self.cells[s] for s in self.display)
                                if v is not DOWN and v != CLEARED)
+        # lines already there can be cleared after any move: only a change counts
+        self.base_line = self.line_gain(self.cells)[0] if any(
+            k >= 3 for k in self.mine_up.values()) else 0.0
 
     def _unseen(self, view: JSON) -> Counter[int]:
         left = Counter(deck_values(self.n))
@@ -173,8 +176,8 @@ class Board:
                 sums = sums or list(self.sums)
                 for seat in self.seen_in[slot]:
                     sums[seat] += step
-        if any(self.mine_up[v] >= 2 for v in changes.values()):
-            delta += self.line_gain({**self.cells, **changes})[0]
+        if self.base_line or any(self.mine_up[v] >= 2 for v in changes.values()):
+            delta += self.line_gain({**self.cells, **changes})[0] - self.base_line
         if sums is not None:
             turned = sum(1 for slot in changes
                          if self.cells[slot] is DOWN and slot in self.display)
