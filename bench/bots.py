@@ -1,7 +1,7 @@
 """Bot strength: games played in-process, bots against random seats and against themselves.
 
 ``python -m bench.bots [--games 1000] [--game ikebana ...] [--players 3 ...] [--mode ...]
-[--workers 2] [--seed 0]``
+[--workers 2]``
 
 Modes (``--mode``, default both for competitive games, ``self`` for Hanabi):
 
@@ -9,9 +9,14 @@ Modes (``--mode``, default both for competitive games, ``self`` for Hanabi):
   (every engine here lists concrete actions, Alebrijes' combinations included, so the uniform
   choice is over the engine's own enumeration). The bot's seat rotates with the game number.
   Prints the bot's share of the wins (a shared victory among k seats counts 1/k), the target
-  of twice the fair share (2/N, "nearly always" at 2 players), and the average score margin:
+  of twice the fair share (2/N; at 2 players, "nearly always" is taken as 95 %), and the
+  average score margin:
   the bot's score minus the mean of the others', signed so that positive favours the bot
   (Allegra counts lowest-wins).
+- ``random-type``: as ``random``, but the other seats first choose uniformly among the
+  types of their legal actions, then among the actions of that type (Alebrijes lists dozens
+  of ways to pass, one per set of cards swapped, against a few plays: a uniform seat nearly
+  always passes; this one plays whenever it can about half the time).
 - ``self``: every seat a bot. For competitive games the share of the wins of the seat that
   ``random`` mode would give the bot (a sanity check: near 1/N); for Hanabi (cooperative)
   the mean score and its distribution.
@@ -72,12 +77,17 @@ class GameResult:
 Policy = Callable[[Any, Any, int, list[dict[str, Any]], int, int], Action | None]
 
 
-def random_policy(rng: Rng) -> Policy:
-    """A seat that chooses uniformly among its legal actions (always answering windows)."""
+def random_policy(rng: Rng, by_type: bool = False) -> Policy:
+    """A seat that chooses uniformly among its legal actions (always answering windows);
+    ``by_type``: uniformly among the action types first, then among that type's actions."""
 
     def act(engine: Any, state: Any, seat: int, history: list[dict[str, Any]],
             seed: int, version: int) -> Action:
-        return rng.choice(engine.legal_actions(state, seat))
+        legal = engine.legal_actions(state, seat)
+        if by_type:
+            kind = rng.choice(sorted({a["type"] for a in legal}))
+            legal = [a for a in legal if a["type"] == kind]
+        return rng.choice(legal)
 
     return act
 
@@ -166,7 +176,7 @@ def run_one(job: tuple[str, int, str, int]) -> GameResult:
         if mode == "self" or s == seat:
             policies.append(bot_policy(bot, times, walls))
         else:
-            policies.append(random_policy(rng))
+            policies.append(random_policy(rng, by_type=mode == "random-type"))
     outcome, actions = play(game, seats, index, policies)
     return GameResult(seat=seat, scores=list(outcome.scores), winners=list(outcome.winners),
                       times=times, walls=walls, actions=actions)
@@ -190,7 +200,7 @@ def summarise(game: str, seats: int, mode: str, results: list[GameResult],
     sign = -1 if game in LOWEST_WINS else 1
     margins = [sign * (r.scores[r.seat] - statistics.mean(
         s for i, s in enumerate(r.scores) if i != r.seat)) for r in results]
-    if mode == "random":
+    if mode.startswith("random"):
         target = min(1.0, 2 / seats)
         verdict = "met" if share >= target or (seats == 2 and share >= 0.95) else "NOT met"
         aim = f"target {target:.3f}: {verdict}"
@@ -218,10 +228,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=None,
                         help="player counts (default: 2 to 4 where the game allows; "
                              "Hanabi 2 to 5)")
-    parser.add_argument("--mode", choices=("random", "self", "both"), default="both")
+    parser.add_argument("--mode", choices=("random", "self", "both", "random-type"),
+                        default="both")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    games = args.game or [g for g in BOT_GAMES if _has_bot(g)]
+    games = [g for g in (args.game or BOT_GAMES) if _has_bot(g)]
     with Pool(args.workers) as pool:
         for game in games:
             engine = ENGINES[game]
@@ -242,10 +253,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def _has_bot(game: str) -> bool:
     try:
-        return bot_for(game) is not None
+        if bot_for(game) is not None:
+            return True
     except ImportError:
-        print(f"{game}: no bot yet (skipped)")
-        return False
+        pass
+    print(f"{game}: no bot (skipped)")
+    return False
 
 
 if __name__ == "__main__":

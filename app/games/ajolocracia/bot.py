@@ -10,7 +10,8 @@ Two players of the game live here:
   picks with the greedy rule, and the round is scored exactly (citizenship against the
   others, sets, Ambystomas on environments) with the value cards' end-of-game awards. It
   picks the kind with the best average of its score minus the others' mean. With an INE in
-  front it picks its two best kinds.
+  front each candidate is a first kind and, as its second card, the one the greedy rule
+  takes once the first is down.
 
 It reads only the seat's view (its hand, every tableau, hand sizes) and history (the cards
 revealed in earlier rounds, to leave them out of the unseen pool); never a hidden card.
