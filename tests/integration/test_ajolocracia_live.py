@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from app.games import ENGINES
+from app.games.base import engine_options
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 
 pytestmark = pytest.mark.asyncio
@@ -53,7 +54,7 @@ def stored_match(server, table_id: str) -> dict[str, Any]:
 def replay(match: dict[str, Any]) -> dict[str, Any]:
     """Rebuild the game from its seed and stored actions; return the outcome it reaches."""
     engine = ENGINES[GAME]
-    options = {k: v for k, v in match["options"].items() if k != "turn_seconds"}
+    options = engine_options(match["options"])
     state = engine.setup(len(match["seats"]), options, match["seed"])
     for record in match["actions"]:
         state, _ = engine.apply(state, record["seat"], record["action"])

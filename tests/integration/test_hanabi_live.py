@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.games import ENGINES
+from app.games.base import engine_options
 from tests.support.client import (
     ApiClient,
     SeatClient,
@@ -56,7 +57,7 @@ async def test_two_players_play_a_whole_game_and_it_is_stored(server) -> None:
     assert [s["player"]["id"] for s in match["seats"]] == [p.id for p in players]
     assert match["outcome"] == outcome
     engine = ENGINES["hanabi"]
-    state = engine.setup(2, {k: v for k, v in match["options"].items() if k != "turn_seconds"},
+    state = engine.setup(2, engine_options(match["options"]),
                          match["seed"])
     for record in match["actions"]:
         assert record["at"] and record["source"] == "player"
