@@ -18,7 +18,10 @@ def serve(host: str, port: int) -> None:
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off
     # (compressing every small state message costs more CPU than the bytes it saves here)
-    uvicorn.run(create_app(), host=host, port=port, ws="websockets-sansio",
+    # where the other processes of a cluster reach this one, unless LUDOTECA_INTERNAL_URL says
+    reachable = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    app = create_app(internal_url=f"http://{reachable}:{port}")
+    uvicorn.run(app, host=host, port=port, ws="websockets-sansio",
                 ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
                 proxy_headers=True)
 
@@ -34,12 +37,17 @@ def _apt_install(*packages: str) -> None:
 
 
 def prepare_test_machine() -> None:
-    """What the tests need beyond Python packages: Debian's Chromium and PostgreSQL."""
+    """What the tests need beyond Python packages: Debian's Chromium, PostgreSQL, and Redis
+    and nginx (the multi-process tests)."""
     missing = []
     if not os.path.exists("/usr/bin/chromium"):
         missing.append("chromium")
     if not any(os.path.exists(f"/usr/lib/postgresql/{v}/bin/initdb") for v in range(12, 20)):
         missing.append("postgresql")
+    if not shutil.which("redis-server"):
+        missing.append("redis-server")
+    if not shutil.which("nginx") and not os.path.exists("/usr/sbin/nginx"):
+        missing.append("nginx")  # the docker-compose proxy's configuration, run for real
     if missing:
         _apt_install(*missing)
 

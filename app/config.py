@@ -5,7 +5,9 @@ SQLite under ./data is the default so the server runs with no other service.
 
 from __future__ import annotations
 
+import os
 import secrets
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,6 +44,12 @@ class Settings(BaseSettings):
     # proxy that does not forward the client's address); comma-separated
     limit_exempt_ips: str = "127.0.0.1,::1"
 
+    # several processes (docker-compose's "scale" profile): set to share tables through Redis
+    redis_url: str = ""
+    # how the other processes reach this one (default: http://127.0.0.1:<port>)
+    internal_url: str = ""
+    lease_seconds: float = 10.0  # a table's owner must renew its lease within this
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             url = self.database_url
@@ -62,10 +70,19 @@ class Settings(BaseSettings):
             return self.secret_key
         self.data_dir.mkdir(parents=True, exist_ok=True)
         path = self.data_dir / "secret_key"
-        if not path.exists():
-            path.write_text(secrets.token_urlsafe(32))
-            path.chmod(0o600)
-        return path.read_text().strip()
+        try:  # created at most once, even by two processes starting on one volume together
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(32))
+        for _ in range(100):  # the other process may be between creating and writing it
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.01)
+        raise RuntimeError(f"{path} is empty: delete it to have a new key generated")
 
 
 @lru_cache

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app.api import lobby, matches, metrics, pages, players, ws
+from app.api.forward import ForwardMiddleware
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import ROOT, get_settings
@@ -25,6 +26,7 @@ from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError, storage_unavailable
 from app.metrics import LoopMonitor
+from app.tables.cluster import Cluster
 from app.tables.registry import Registry
 
 log = logging.getLogger("ludoteca")
@@ -32,8 +34,12 @@ log = logging.getLogger("ludoteca")
 GC_YOUNG_THRESHOLD = 50_000
 
 
-def create_app(database_url: str | None = None, run_migrations: bool = True) -> FastAPI:
-    url = database_url or get_settings().resolved_database_url()
+def create_app(database_url: str | None = None, run_migrations: bool = True,
+               internal_url: str | None = None) -> FastAPI:
+    """The application. ``internal_url``: where other processes of a cluster reach this one
+    (``LUDOTECA_INTERNAL_URL`` wins when set)."""
+    settings = get_settings()
+    url = database_url or settings.resolved_database_url()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -41,7 +47,14 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
             await asyncio.to_thread(migrate, url)
         engine = make_engine(url)
         repo = Repository(make_sessionmaker(engine))
-        registry = Registry(repo)
+        cluster = None
+        if settings.redis_url:  # several processes share the tables (docs/operations.md)
+            cluster = Cluster(settings.redis_url,
+                              settings.internal_url or internal_url or "http://127.0.0.1:8000",
+                              settings.lease_seconds)
+            await cluster.start()
+            log.info("cluster mode: node %s at %s", cluster.node_id, cluster.internal_url)
+        registry = Registry(repo, cluster)
         app.state.repo, app.state.registry = repo, registry
         restored = await registry.restore()
         log.info("ludoteca ready: %d table(s) restored", restored)
@@ -56,13 +69,20 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         monitor = LoopMonitor()
         app.state.loop_monitor = monitor
         monitor.start()
-        janitor = asyncio.get_running_loop().create_task(_evict_forever(registry))
+        loop = asyncio.get_running_loop()
+        background = [loop.create_task(_evict_forever(registry))]
+        if cluster is not None:
+            background.append(loop.create_task(_sweep_forever(registry,
+                                                              cluster.lease_seconds / 2)))
         try:
             yield
         finally:
-            janitor.cancel()
+            for task in background:
+                task.cancel()
             await monitor.stop()
             await registry.shutdown()
+            if cluster is not None:
+                await cluster.stop()
             await repo.close()
             await engine.dispose()
 
@@ -76,6 +96,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
         redoc_url=None,
     )
     app.add_middleware(SecurityMiddleware)
+    # outermost: a request about a table another process owns goes there untouched
+    app.add_middleware(ForwardMiddleware)
     redact_access_log()
     generate_openapi = app.openapi
 
@@ -117,6 +139,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True) -> 
             return JSONResponse({"code": "bad_request",
                                  "message": "body: not valid JSON (UTF-8 text)"}, 422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        if exc.status_code == 404 and wants_html(request):  # a mistyped address: our page
+            return pages.error_page(request, 404, "error.page_not_found", str(exc.detail))
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, not just one route's
             headers["Allow"] = ", ".join(_allowed_methods(request))
@@ -140,6 +164,18 @@ def _allowed_methods(request: Request) -> list[str]:
         if route_methods and route.matches(request.scope)[0] != Match.NONE:
             methods |= route_methods
     return sorted(methods)
+
+
+async def _sweep_forever(registry: Registry, every: float) -> None:
+    """In a cluster: take over the tables of processes that have gone."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            adopted = await registry.sweep()
+            if adopted:
+                log.info("took over %d table(s) whose owner has gone", adopted)
+        except Exception:  # noqa: BLE001 - Redis or the database away for a moment
+            log.warning("cluster sweep failed", exc_info=True)
 
 
 async def _evict_forever(registry: Registry, every: float = 60, idle: float = 900) -> None:

@@ -12,6 +12,13 @@ Two modes:
 Games are kept alive for the whole run (a finished table is replaced by a new one). Prints
 delivered actions/s, latency p50/p99/max, server CPU per action, server RSS and the
 server's own event-loop lag (from ``/metrics``). Bounded by ``--duration``.
+
+``--processes N`` (N > 1) runs N server processes sharing one PostgreSQL and one Redis
+(both started here from Debian's packages unless ``--database-url``/``--redis-url`` name
+them): table k is created through process k mod N, which owns it; its sockets connect to
+that process, or, with ``--cross``, to the next one (every message then goes through one
+forwarding hop). ``--postgres`` starts a throwaway PostgreSQL for a single process too.
+CPU, RSS and loop lag are then summed (CPU, RSS) or the worst (lag) over the processes.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.metrics import LoopMonitor
+from tests.support.postgres import PostgresCluster
+from tests.support.redis import RedisServer
 from tests.support.server import LiveServer
 
 
@@ -52,11 +61,13 @@ class Table:
 
 
 class Load:
-    def __init__(self, args: argparse.Namespace, server: LiveServer) -> None:
+    def __init__(self, args: argparse.Namespace, servers: list[LiveServer]) -> None:
         self.args = args
-        self.server = server
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=60,
-                                      limits=httpx.Limits(max_connections=20))
+        self.servers = servers
+        self.clients = [httpx.AsyncClient(base_url=s.url, timeout=60,
+                                          limits=httpx.Limits(max_connections=20))
+                        for s in servers]
+        self.http = self.clients[0]
         self.latencies: list[float] = []
         self.missed = 0
         self.errors: dict[str, int] = {}
@@ -66,29 +77,32 @@ class Load:
         self.tables_started = 0
 
     async def new_table(self, n: int) -> Table:
+        # table n is created through (and owned by) process n mod N
+        http = self.clients[n % len(self.clients)]
+        ws_server = self.servers[(n + (1 if self.args.cross else 0)) % len(self.servers)]
         # each slot keeps its players for the whole run: only the table is new
         if n not in self.players:
             self.players[n] = []
             for i in range(self.args.seats):
-                r = await self.http.post("/api/players", json={"name": f"bot{n}-{i}"})
+                r = await http.post("/api/players", json={"name": f"bot{n}-{i}"})
                 self.players[n].append(r.json()["token"])
         tokens = self.players[n]
         auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
-        r = await self.http.post("/api/tables", headers=auth[0], json={
+        r = await http.post("/api/tables", headers=auth[0], json={
             "game": self.args.game, "seats": self.args.seats, "options": {}})
         table = r.json()
         invite = table["invite_url"].rsplit("/", 1)[1]
         for h in auth[1:]:
-            await self.http.post(f"/api/tables/{table['id']}/join", headers=h,
-                                 json={"invite": invite})
+            await http.post(f"/api/tables/{table['id']}/join", headers=h,
+                            json={"invite": invite})
         t = Table(table["id"], tokens)
         for token in tokens:
-            ws = await connect(f"{self.server.ws_url}/ws/tables/{t.id}", max_size=2**22,
+            ws = await connect(f"{ws_server.ws_url}/ws/tables/{t.id}", max_size=2**22,
                                additional_headers={"Authorization": f"Bearer {token}"},
                                compression=None)
             t.sockets.append(ws)
             t.states.append(None)
-        await self.http.post(f"/api/tables/{t.id}/start", headers=auth[0])
+        await http.post(f"/api/tables/{t.id}/start", headers=auth[0])
         self.tables_started += 1
         return t
 
@@ -176,14 +190,47 @@ class Load:
         return sent
 
 
+def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[LiveServer], list[Any]]:
+    """The server process(es), and the services started for them (stopped at the end)."""
+    services: list[Any] = []
+    url = args.database_url
+    if not url and (args.processes > 1 or args.postgres):
+        cluster = PostgresCluster.find()
+        if cluster is None:
+            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+        cluster.start()
+        services.append(cluster)
+        url = cluster.new_database("load")
+    url = url or f"sqlite+aiosqlite:///{tmp / 'load.db'}"
+    env: dict[str, str] = {}
+    if args.processes > 1:
+        redis_url = args.redis_url
+        if not redis_url:
+            redis = RedisServer.find()
+            if redis is None:
+                raise SystemExit("redis-server is not installed (apt-get install redis-server)")
+            redis.start()
+            services.append(redis)
+            redis_url = redis.url
+        env["LUDOTECA_REDIS_URL"] = redis_url
+    servers = []
+    for i in range(args.processes):
+        server = LiveServer(url, tmp / f"data{i}", env=env)
+        server.start()  # one after the other: the first one migrates
+        servers.append(server)
+    return servers, services
+
+
 async def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="ludoteca-load-"))
-    url = args.database_url or f"sqlite+aiosqlite:///{tmp / 'load.db'}"
-    server = LiveServer(url, tmp / "data")
-    server.start()
-    load = Load(args, server)
+    servers, services = start_servers(args, tmp)
+    load = Load(args, servers)
+
+    async def all_metrics(query: str = "") -> list[dict[str, Any]]:
+        return [(await c.get(f"/metrics{query}")).json() for c in load.clients]
+
     try:
-        pid = server.process.pid  # type: ignore[union-attr]
+        pids = [s.process.pid for s in servers]  # type: ignore[union-attr]
         deadline = time.perf_counter() + args.warmup + args.duration + 30 + args.tables * 0.02
         drivers = []
         for slot in range(args.tables):  # seat the tables a few at a time
@@ -197,46 +244,60 @@ async def run(args: argparse.Namespace) -> None:
         gc.collect()
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
-        await load.http.get("/metrics?reset=true")
+        await all_metrics("?reset=true")
         client_lag = LoopMonitor()
         client_lag.start()
         load.measuring = True
-        cpu0, t0, n0 = cpu_seconds(pid), time.perf_counter(), len(load.latencies)
-        before = (await load.http.get("/metrics")).json()["stored"]
+        cpu0 = sum(cpu_seconds(p) for p in pids)
+        t0, n0 = time.perf_counter(), len(load.latencies)
+        before = [m["stored"] for m in await all_metrics()]
         started0 = load.tables_started
         await asyncio.sleep(args.duration)
         load.measuring = False
-        cpu1, t1 = cpu_seconds(pid), time.perf_counter()
-        metrics = (await load.http.get("/metrics")).json()
+        cpu1, t1 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        figures = await all_metrics()
         client = client_lag.loop_figures()
         await client_lag.stop()
         delivered = len(load.latencies) - n0
-        stored = {k: metrics["stored"][k] - before[k] for k in before}
+        stored = {k: sum(m["stored"][k] - b[k] for m, b in zip(figures, before, strict=True))
+                  for k in before[0]}
         new_tables = load.tables_started - started0
         for d in drivers:
             d.cancel()
     finally:
-        await load.http.aclose()
-        server.stop()
+        for c in load.clients:
+            await c.aclose()
+        for server in servers:
+            server.stop()
+        for service in services:
+            service.stop()
     lat = sorted(load.latencies) or [0.0]
     q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [lat[0]] * 99
     rate = delivered / (t1 - t0)
     mode = "closed loop" if args.closed else f"paced every {args.period_ms} ms"
+    database = "SQLite" if servers[0].database_url.startswith("sqlite") else "PostgreSQL"
+    where = ""
+    if args.processes > 1:
+        where = (f", {args.processes} processes + Redis"
+                 f"{', sockets through the non-owner' if args.cross else ''}")
     print(f"{args.tables} tables of {args.game} x{args.seats} ({args.tables * args.seats} "
-          f"sockets), {mode}, {'PostgreSQL' if args.database_url else 'SQLite'}")
+          f"sockets), {mode}, {database}{where}")
     offered = args.tables * 1000 / args.period_ms if not args.closed else float("nan")
     print(f"offered {offered:.0f} actions/s, delivered {rate:.0f} actions/s, missed slots "
           f"{load.missed}")
     print(f"latency ms: p50 {1000 * q[49]:.1f}  p99 {1000 * q[98]:.1f}  "
           f"max {1000 * lat[-1]:.1f}")
     cpu = (cpu1 - cpu0) / max(1, delivered)
+    rss = sum(m["process"]["rss_mb"] for m in figures)
+    lag = {k: max(m["loop_lag"][k] for m in figures)
+           for k in ("p50_ms", "p99_ms", "worst_since_start_ms")}
     print(f"server CPU {1e6 * cpu:.0f} us/action ({100 * (cpu1 - cpu0) / (t1 - t0):.0f}% of "
-          f"a core), RSS {metrics['process']['rss_mb']} MB, loop lag ms p50 "
-          f"{metrics['loop_lag']['p50_ms']} p99 {metrics['loop_lag']['p99_ms']} max "
-          f"{metrics['loop_lag']['worst_since_start_ms']}, errors {load.errors or 'none'}")
+          f"a core), RSS {rss:.0f} MB, loop lag ms p50 {lag['p50_ms']} p99 {lag['p99_ms']} "
+          f"max {lag['worst_since_start_ms']}, errors {load.errors or 'none'}")
+    pauses = [m["gc"]["worst_pause_ms"] for m in figures]
     print(f"stored {stored['actions']} actions in {stored['batches']} commits; "
           f"{new_tables} tables started while measuring; gc worst pause ms by generation "
-          f"{metrics['gc']['worst_pause_ms']}, total {metrics['gc']['total_ms']}")
+          f"{pauses}")
     print(f"load generator's own loop lag ms: p99 {client['p99_ms']} max "
           f"{client['worst_since_start_ms']}")
 
@@ -253,6 +314,14 @@ def main() -> None:
     parser.add_argument("--avoid", nargs="*", default=["play"],
                         help="action types chosen only when nothing else is legal")
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL (Debian's) instead of SQLite")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes sharing PostgreSQL and Redis")
+    parser.add_argument("--redis-url", default="")
+    parser.add_argument("--cross", action="store_true",
+                        help="connect each table's sockets through a process that does "
+                             "not own it")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 NAME_MAX = 32
 # a body far longer than any name is refused before any work is done on it
 NAME_INPUT_MAX = 256
-LIVE = ("waiting", "playing")
 
 
 class BadName(ValueError):
@@ -139,8 +138,7 @@ class Limits:
                 self._hosting = {k: v for k, v in self._hosting.items() if v.locked()}
             lock = self._hosting[player_id] = asyncio.Lock()
         async with lock:
-            hosted = sum(1 for a in registry.actors.values()
-                         if a.info.host_id == player_id and a.info.status in LIVE)
+            hosted = await registry.hosted_count(player_id)
             cap = self.settings.max_hosted_tables
             if cap > 0 and hosted >= cap:
                 raise AppError("too_many_tables",

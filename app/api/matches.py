@@ -19,7 +19,8 @@ def _iso(value) -> str | None:  # noqa: ANN001
 def match_out(row: GameTable) -> dict:
     return {
         "id": row.id, "game": row.game, "options": row.options, "seed": row.seed,
-        "seats": [MatchSeat(seat=s.seat, player=PlayerOut(id=s.player.id, name=s.player.name))
+        "seats": [MatchSeat(seat=s.seat, player=PlayerOut(id=s.player.id, name=s.player.name,
+                                                          bot=s.player.bot))
                   for s in row.seats],
         "started_at": _iso(row.started_at), "finished_at": _iso(row.finished_at),
         "outcome": row.outcome,

@@ -30,6 +30,10 @@ async def metrics(request: Request, reset: bool = False) -> dict[str, Any]:
         "stored": {"actions": state.repo.writer.actions, "batches": state.repo.writer.batches},
         "process": process_figures(),
     }
+    cluster = registry.cluster
+    if cluster is not None:
+        figures["cluster"] = {"node": cluster.node_id, "url": cluster.internal_url,
+                              "tables": sorted(cluster.owned)}
     if reset:
         monitor.reset_worst()
     return figures

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from app.api.deps import COOKIE, MaybePlayer, RegistryDep, RepoDep, sign
 from app.api.limits import BadName, RateLimited, clean_name, get_limits
 from app.api.players import create_player
-from app.api.security import secure_cookies
+from app.api.security import REDOC_CSP, secure_cookies
 from app.config import ROOT, get_settings
 from app.errors import AppError
 from app.games import ENGINES
@@ -71,8 +71,8 @@ def error_page(request: Request, status: int, key: str | None = None,
     text = translate(lang, key) if key and key in catalogue(lang) else message
     if request.method != "GET":  # the language links must not lead back to a POST-only path
         context.setdefault("here", context.get("back") or "/")
-    response = render(request, "error.html", None, heading=translate(lang, "error.title"),
-                      message=text, **context)
+    heading = translate(lang, "error.title_not_found" if status == 404 else "error.title")
+    response = render(request, "error.html", None, heading=heading, message=text, **context)
     response.status_code = status
     response.headers.update(headers or {})
     return response
@@ -130,13 +130,25 @@ async def table_page(table_id: str, request: Request, player: MaybePlayer,
 @router.get("/join/{token}", response_class=HTMLResponse)
 async def join_page(token: str, request: Request, player: MaybePlayer,
                     registry: RegistryDep) -> HTMLResponse:
-    return table_view(request, player, await registry.by_invite(token), invite=token)
+    try:
+        actor = await registry.by_invite(token)
+    except AppError as exc:
+        if exc.status != 404:
+            raise
+        # an invite to a table that is gone says so in words, not as a bare "not found"
+        return error_page(request, 404, "error.dead_invite", exc.message)
+    return table_view(request, player, actor, invite=token)
 
 
 def table_view(request: Request, player: Any, actor: TableActor,
                invite: str | None) -> HTMLResponse:
     game = ENGINES[actor.info.game].catalogue_entry()  # type: ignore[attr-defined]
-    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game)
+    # a private table opened without its invite by someone not seated there: the page says
+    # so (the table itself refuses to show them anything)
+    locked = actor.info.private and invite is None and (
+        player is None or actor.seat_of(player.id) is None)
+    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game,
+                  locked=locked)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
@@ -148,14 +160,26 @@ async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTM
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]
 
 
-def swagger_ui_dir() -> Path | None:
-    """Swagger UI's files as the ``swagger-ui-py`` package ships them (not imported: only
-    its static folder is served), or None when it is not installed."""
-    spec = importlib.util.find_spec("swagger_ui")
+def _package_static(package: str, marker: str) -> Path | None:
+    """The ``static`` folder a package ships (found, not imported), if it holds ``marker``."""
+    spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return None
     folder = Path(next(iter(spec.submodule_search_locations))) / "static"
-    return folder if (folder / "swagger-ui-bundle.js").exists() else None
+    return folder if (folder / marker).exists() else None
+
+
+def swagger_ui_dir() -> Path | None:
+    """The API pages' files: Swagger UI (and ReDoc) as the ``fastapi-offline`` package ships
+    them, else Swagger UI from ``swagger-ui-py``; None when neither is installed. Served from
+    here, so /docs and /redoc need no internet (and no other host in the CSP)."""
+    return (_package_static("fastapi_offline", "swagger-ui-bundle.js")
+            or _package_static("swagger_ui", "swagger-ui-bundle.js"))
+
+
+def redoc_available() -> bool:
+    folder = swagger_ui_dir()
+    return folder is not None and (folder / "redoc.standalone.js").exists()
 
 
 @router.get("/docs", response_class=HTMLResponse)
@@ -163,7 +187,17 @@ async def api_docs(request: Request) -> HTMLResponse:
     """Swagger UI for /openapi.json, every file served from here (the CSP allows no other
     host and no inline script)."""
     return templates.TemplateResponse(request, "docs.html",
-                                      {"swagger": swagger_ui_dir() is not None})
+                                      {"swagger": swagger_ui_dir() is not None,
+                                       "redoc": redoc_available()})
+
+
+@router.get("/redoc", response_class=HTMLResponse)
+async def api_redoc(request: Request) -> HTMLResponse:
+    """ReDoc for /openapi.json, served from here like /docs (its CSP allows inline styles,
+    see app.api.security.REDOC_CSP)."""
+    response = templates.TemplateResponse(request, "redoc.html", {"redoc": redoc_available()})
+    response.headers["Content-Security-Policy"] = REDOC_CSP
+    return response
 
 
 @router.get("/healthz")

@@ -25,6 +25,7 @@ class NewPlayer(BaseModel):
 class PlayerOut(BaseModel):
     id: str
     name: str
+    bot: bool = Field(default=False, description="a server-side bot seated by the host")
 
 
 class PlayerCreated(PlayerOut):
@@ -37,6 +38,12 @@ class NewTable(BaseModel):
     seats: int = Field(ge=1, le=12, examples=[2])
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
+
+
+class NewBot(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, description="a free seat, or the host's own (the host then "
+                      "watches)")
 
 
 class JoinTable(BaseModel):
@@ -66,6 +73,11 @@ class TableOut(BaseModel):
     url: str
     invite_url: str | None = Field(
         default=None, description="shown to seated players, and to anyone for public tables")
+
+
+class MyTableOut(TableOut):
+    seat: int | None = Field(description="your seat at this table")
+    your_turn: bool = Field(description="the table is waiting for your move")
 
 
 class JoinedOut(BaseModel):

@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.deps import get_registry, identify, token_from
+from app.api.forward import original_host
 from app.config import get_settings
 from app.errors import AppError, storage_unavailable
 from app.tables import limits
@@ -39,7 +40,8 @@ def _origin_ok(websocket: WebSocket) -> bool:
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+    # the host the browser used, also when another process of a cluster piped it here
+    return urlsplit(origin).netloc == original_host(websocket.headers, websocket.url.path)
 
 
 @router.websocket("/ws/tables/{table_id}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from app.db.types import UTCDateTime
@@ -24,6 +24,8 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # a server-side bot seated by a host (its token is never handed out)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class GameTable(Base):
@@ -46,6 +48,9 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # bumped by every process that takes the table over; an owner's writes carry the epoch it
+    # took the table with, so a stale owner's writes are refused (app/tables/cluster.py)
+    owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"

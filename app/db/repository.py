@@ -6,16 +6,19 @@ The table actor calls these; nothing else writes tables, seats or actions.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from app.db.models import ActionRecord, GameTable, Player, TableSeat
-from app.db.writer import GroupWriter, PendingAction
+from app.db.writer import GroupWriter, PendingAction, StaleOwner
+
+__all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
 
 
 def now() -> datetime:
@@ -52,6 +55,21 @@ class Repository:
             s.add(player)
         return player
 
+    async def rename_player(self, player_id: str, name: str) -> None:
+        async with self.sessions() as s, s.begin():
+            player = await s.get(Player, player_id)
+            if player is not None:
+                player.name = name
+
+    async def create_bot(self, name: str) -> Player:
+        """A bot player for one seat; its token is random and never handed out."""
+        bot = Player(id=secrets.token_urlsafe(12), name=name,
+                     token_hash=hash_token(secrets.token_urlsafe(32)), created_at=now(),
+                     bot=True)
+        async with self.sessions() as s, s.begin():
+            s.add(bot)
+        return bot
+
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessions() as s:
             return await s.scalar(select(Player).where(Player.token_hash == hash_token(token)))
@@ -72,26 +90,68 @@ class Repository:
             s.add(TableSeat(table_id=table.id, seat=host_seat, player_id=table.host_id))
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
-                         version: int) -> None:
+                         version: int, epoch: int | None = None) -> None:
         async with self.sessions() as s, s.begin():
+            await _fenced_update(s, table_id, epoch, host_id=host_id, version=version)
             await s.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             for seat, player_id in enumerate(seats):
                 if player_id is not None:
                     s.add(TableSeat(table_id=table_id, seat=seat, player_id=player_id))
-            await s.execute(update(GameTable).where(GameTable.id == table_id)
-                            .values(host_id=host_id, version=version))
 
-    async def set_status(self, table_id: str, status: str, version: int, **fields: Any) -> None:
+    async def set_status(self, table_id: str, status: str, version: int,
+                         epoch: int | None = None, **fields: Any) -> None:
         async with self.sessions() as s, s.begin():
-            await s.execute(update(GameTable).where(GameTable.id == table_id)
-                            .values(status=status, version=version, **fields))
+            await _fenced_update(s, table_id, epoch, status=status, version=version, **fields)
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
-                            source: str, finished_outcome: dict[str, Any] | None) -> None:
+                            source: str, finished_outcome: dict[str, Any] | None,
+                            epoch: int = 0) -> None:
         """Store one accepted action (and the result if it ended the game); return when it is
         durable. Many tables' actions share one transaction (group commit)."""
         await self.writer.append(PendingAction(table_id, seq, seat, action, source,
-                                               finished_outcome, now()))
+                                               finished_outcome, now(), epoch))
+
+    # ------------------------------------------------------------------ ownership
+
+    async def take_over(self, table_id: str) -> GameTable | None:
+        """Bump a table's owner epoch, then read it (with its seats): from now on only writes
+        carrying the new epoch are accepted, so reading the log after the bump sees every
+        write a previous owner could still make."""
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(GameTable).where(GameTable.id == table_id)
+                            .values(owner_epoch=GameTable.owner_epoch + 1))
+        return await self.table(table_id)
+
+    async def take_over_active(self) -> None:
+        """The single-process start: this process now owns every waiting or playing table."""
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(GameTable)
+                            .where(GameTable.status.in_(("waiting", "playing")))
+                            .values(owner_epoch=GameTable.owner_epoch + 1))
+
+    async def active_table_ids(self) -> list[str]:
+        async with self.sessions() as s:
+            rows = await s.scalars(select(GameTable.id)
+                                   .where(GameTable.status.in_(("waiting", "playing"))))
+            return list(rows)
+
+    async def public_active_tables(self) -> list[GameTable]:
+        """Public tables waiting or playing, newest first (the lobby of a cluster)."""
+        async with self.sessions() as s:
+            rows = await s.scalars(select(GameTable)
+                                   .where(GameTable.status.in_(("waiting", "playing")),
+                                          GameTable.private.is_(False))
+                                   .options(selectinload(GameTable.seats))
+                                   .order_by(GameTable.created_at.desc()))
+            return list(rows)
+
+    async def hosted_count(self, player_id: str) -> int:
+        """Waiting or playing tables this player hosts, across every process."""
+        async with self.sessions() as s:
+            count = await s.scalar(select(func.count()).select_from(GameTable)
+                                   .where(GameTable.host_id == player_id,
+                                          GameTable.status.in_(("waiting", "playing"))))
+            return int(count or 0)
 
     async def actions(self, table_id: str) -> list[StoredAction]:
         async with self.sessions() as s:
@@ -99,8 +159,9 @@ class Repository:
                                    .order_by(ActionRecord.seq))
             return [StoredAction(r.seq, r.seat, r.action, r.source, r.created_at) for r in rows]
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, epoch: int | None = None) -> None:
         async with self.sessions() as s, s.begin():
+            await _fenced_update(s, table_id, epoch, status="deleted")
             await s.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             await s.execute(delete(ActionRecord).where(ActionRecord.table_id == table_id))
             await s.execute(delete(GameTable).where(GameTable.id == table_id))
@@ -134,3 +195,15 @@ class Repository:
             query = query.where(GameTable.seats.any(TableSeat.player_id == player_id))
         async with self.sessions() as s:
             return list(await s.scalars(query))
+
+
+async def _fenced_update(session: Any, table_id: str, epoch: int | None,
+                         **values: Any) -> None:
+    """Update a table's row, refused (:class:`StaleOwner`) if another process has taken the
+    table over since ``epoch`` (None: no fence, for callers outside an owning actor)."""
+    statement = update(GameTable).where(GameTable.id == table_id)
+    if epoch is not None:
+        statement = statement.where(GameTable.owner_epoch == epoch)
+    result = await session.execute(statement.values(**values))
+    if epoch is not None and result.rowcount != 1:
+        raise StaleOwner(f"table {table_id} is owned by another process now")

@@ -8,8 +8,9 @@ one pays one commit (one fsync) for many tables.
 
 Nothing is half-applied: if a batch fails, each of its writes is tried again alone, so one
 bad write (a stale owner's, say) fails only its own actor. The log refuses a write whose
-sequence number is already taken or does not follow the table's version: that is the fence
-against two owners of one table.
+sequence number is already taken, does not follow the table's version, or comes from an
+owner whose epoch is not the table's (another process has taken the table over since): that
+is the fence against two owners of one table.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, insert, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.models import ActionRecord, GameTable
@@ -33,17 +35,20 @@ TABLES = GameTable.__table__
 # the plain progress of a table; a finishing one also sets its result
 _ADVANCE = (update(TABLES)
             .where(and_(TABLES.c.id == bindparam("b_id"),
-                        TABLES.c.version == bindparam("b_prev")))
+                        TABLES.c.version == bindparam("b_prev"),
+                        TABLES.c.owner_epoch == bindparam("b_epoch")))
             .values(version=bindparam("b_version")))
 _FINISH = (update(TABLES)
            .where(and_(TABLES.c.id == bindparam("b_id"),
-                       TABLES.c.version == bindparam("b_prev")))
+                       TABLES.c.version == bindparam("b_prev"),
+                       TABLES.c.owner_epoch == bindparam("b_epoch")))
            .values(version=bindparam("b_version"), status="finished",
                    outcome=bindparam("b_outcome"), finished_at=bindparam("b_at")))
 
 
-class StaleWrite(Exception):
-    """The table's log already moved past this write: another owner wrote it."""
+class StaleOwner(Exception):
+    """The table's log or owner epoch moved past this write: another process owns the table
+    now, and this one may no longer write it."""
 
 
 @dataclass
@@ -55,6 +60,7 @@ class PendingAction:
     source: str
     outcome: dict[str, Any] | None
     at: datetime
+    epoch: int = 0  # the owner epoch the table was taken with (the fence)
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -95,15 +101,15 @@ class GroupWriter:
                 batch.append(self._queue.get_nowait())
             try:
                 await self._commit(batch)
-            except Exception:  # noqa: BLE001 - isolate the bad write, keep the others
+            except Exception as exc:  # noqa: BLE001 - isolate the bad write, keep the others
                 if len(batch) == 1:
-                    self._fail(batch[0])
+                    self._fail(batch[0], exc)
                     continue
                 for item in batch:
                     try:
                         await self._commit([item])
-                    except Exception:  # noqa: BLE001
-                        self._fail(item)
+                    except Exception as one:  # noqa: BLE001
+                        self._fail(item, one)
                     else:
                         self._release([item])
                 continue
@@ -120,15 +126,17 @@ class GroupWriter:
         oldest: dict[str, int] = {}
         for item in batch:
             oldest[item.table_id] = min(item.seq, oldest.get(item.table_id, item.seq))
-        advance = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1}
+        advance = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1,
+                    "b_epoch": i.epoch}
                    for i in newest.values() if i.outcome is None]
         finish = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1,
-                   "b_outcome": i.outcome, "b_at": i.at}
+                   "b_epoch": i.epoch, "b_outcome": i.outcome, "b_at": i.at}
                   for i in newest.values() if i.outcome is not None]
         async with self.engine.begin() as conn:
             await conn.execute(insert(ACTIONS), rows)
-            # the fence: every table must have been exactly one version behind this write
-            # (the primary key of the log refuses a taken sequence number in any case)
+            # the fence: every table must have been exactly one version behind this write,
+            # and still be held with the owner epoch its actor took it with (the primary key
+            # of the log refuses a taken sequence number in any case)
             changed = 0
             for statement, params in ((_ADVANCE, advance), (_FINISH, finish)):
                 if not params:
@@ -139,7 +147,8 @@ class GroupWriter:
                     for one in params:
                         changed += (await conn.execute(statement, one)).rowcount
             if changed != len(newest):
-                raise StaleWrite("a table's version is not the one before this write")
+                raise StaleOwner("a table's version or owner epoch is not the one this write "
+                                 "follows")
         self.batches += 1
         self.actions += len(batch)
 
@@ -150,8 +159,13 @@ class GroupWriter:
                 item.done.set_result(None)
 
     @staticmethod
-    def _fail(item: PendingAction) -> None:
-        log.warning("table %s: action %s could not be stored", item.table_id, item.seq,
-                    exc_info=True)
-        if not item.done.done():
+    def _fail(item: PendingAction, exc: Exception) -> None:
+        log.warning("table %s: action %s could not be stored: %s", item.table_id, item.seq, exc)
+        if item.done.done():
+            return
+        if isinstance(exc, StaleOwner | IntegrityError):
+            # the sequence number is taken or the epoch moved on: another owner wrote it
+            item.done.set_exception(StaleOwner(f"action {item.seq} of table {item.table_id} "
+                                               "follows a log another owner has moved on"))
+        else:
             item.done.set_exception(RuntimeError(f"action {item.seq} was not stored"))

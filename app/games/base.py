@@ -135,8 +135,11 @@ class OptionSpec:
         return value
 
 
-# Every game gets this platform option; the actor (not the engine) enforces it.
+# Every game gets these platform options; the actor (not the engine) applies them.
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
+# how long a bot seat waits before it moves (milliseconds): a human-like pause; 0 for tests
+BOT_DELAY = OptionSpec("bot_delay", "int", 800, minimum=0, maximum=10_000)
+PLATFORM_OPTIONS: tuple[OptionSpec, ...] = (TURN_TIMER, BOT_DELAY)
 
 
 def first_seat_option(max_players: int) -> OptionSpec:
@@ -158,7 +161,15 @@ def first_seat(options: Mapping[str, Any], seats: int, rng: Rng) -> int:
 
 def engine_options(options: Mapping[str, Any]) -> JSON:
     """A table's options less the platform's own (the engine never sees the turn timer)."""
-    return {k: v for k, v in options.items() if k != TURN_TIMER.name}
+    platform = {o.name for o in PLATFORM_OPTIONS}
+    return {k: v for k, v in options.items() if k not in platform}
+
+
+def split_options(given: Mapping[str, Any] | None) -> tuple[JSON, JSON]:
+    """(the engine's options, the platform's options resolved with their defaults)."""
+    given = dict(given or {})
+    platform = {o.name: given.pop(o.name) for o in PLATFORM_OPTIONS if o.name in given}
+    return given, resolve_options(PLATFORM_OPTIONS, platform)
 
 
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> JSON:
@@ -352,6 +363,10 @@ class Engine(Protocol):
     def all_cards(self, state: Any) -> list[Any]: ...
 
 
+# the games with a server-side bot (app/games/bots.py imports their bot modules)
+_BOT_GAMES = ("hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra")
+
+
 class BaseEngine:
     """Shared behaviour for engines: option handling, catalogue entry, default timeout."""
 
@@ -379,7 +394,8 @@ class BaseEngine:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "simultaneous": self.simultaneous,
-            "options": [o.describe() for o in (*self.options, TURN_TIMER)],
+            "bots": self.id in _BOT_GAMES,
+            "options": [o.describe() for o in (*self.options, *PLATFORM_OPTIONS)],
         }
 
     def timeout_action(self, state: Any, seat: Seat) -> Action:

@@ -18,12 +18,12 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from app.games.base import JSON, Action, Event, IllegalAction, Rng, event_for
+from app.games.base import _BOT_GAMES, JSON, Action, Event, IllegalAction, Rng, event_for
 
 log = logging.getLogger(__name__)
 
 # games whose bot module exists; the module is imported on first use
-BOT_GAMES = ("hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra")
+BOT_GAMES = _BOT_GAMES
 
 History = Sequence[JSON]  # [{"version": int, "events": [event, ...]}, ...] as the seat sees it
 

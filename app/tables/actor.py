@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.db.repository import Repository, now
+from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, forbidden
 from app.games.base import (
+    BOT_DELAY,
     CLOSE_WINDOW,
     SYSTEM_SEAT,
     Engine,
@@ -29,6 +30,7 @@ from app.games.base import (
     event_for,
     open_window,
 )
+from app.games.bots import bot_for, bot_rng, decide, seat_history
 from app.tables import limits
 from app.tables.connections import Connection, encode
 
@@ -52,8 +54,38 @@ class Leave:
 
 
 @dataclass
+class Rename:
+    """A seated player changed their display name: the table shows the new one."""
+
+    player_id: str
+    name: str
+
+
+@dataclass
 class Start:
     player_id: str
+
+
+@dataclass
+class AddBot:
+    """The host puts a bot in a free seat, or gives the host's own seat to one."""
+
+    player_id: str
+    seat: int
+
+
+@dataclass
+class RemoveBot:
+    player_id: str
+    seat: int
+
+
+@dataclass
+class BotTurn:
+    """A bot seat's pause is over: it moves if the table is still where it was."""
+
+    seat: int
+    version: int
 
 
 @dataclass
@@ -137,8 +169,10 @@ class TableInfo:
     created_at: datetime
     seats: list[str | None]
     names: dict[str, str]
+    bots: set[str] = field(default_factory=set)  # player ids of the bots seated here
     error: str | None = None
     outcome: dict[str, Any] | None = None
+    epoch: int = 0  # the owner epoch this process took the table with (the write fence)
 
 
 class TableActor:
@@ -174,6 +208,13 @@ class TableActor:
         self._ephemeral_budget: dict[int, tuple[float, float]] = {}  # conn -> (tokens, at)
         self._chat_buckets: dict[str, limits.Bucket] = {}  # player -> chat allowance
         self.last_activity = time.monotonic()
+        # told when the public summary may have changed (the cluster's lobby lists), and when
+        # a write shows that another process has taken the table over
+        self.on_change: Callable[[TableActor], None] | None = None
+        self.on_stale: Callable[[TableActor], None] | None = None
+        self.moved = False
+        self._bot_handles: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending move
+        self._bot_failures = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -182,9 +223,13 @@ class TableActor:
         self._task = loop.create_task(self._run(), name=f"table-{self.info.id}")
         self._reschedule_timers()
         self._schedule_window()
+        self._schedule_bots()
 
-    async def stop(self) -> None:
-        for handle in self._timer_handles:
+    async def stop(self, moved: bool = False) -> None:
+        """Stop the task and close every connection; ``moved``: the table now lives in
+        another process, so clients are told to reconnect (they reach the new owner)."""
+        self.moved = self.moved or moved
+        for handle in [*self._timer_handles, *self._bot_handles.values()]:
             handle.cancel()
         if self._window_handle is not None:
             self._window_handle.cancel()
@@ -195,12 +240,20 @@ class TableActor:
             except asyncio.CancelledError:
                 pass
         for conn in list(self.connections.values()):
-            conn.finish()
+            if self.moved:
+                conn.push({"type": "error", "version": self.info.version, "code": "table_moving",
+                           "message": "this table moved to another server: reconnecting"})
+                conn.finish(close=(SERVICE_RESTART, "table_moving"))
+            else:
+                conn.finish()
+        self.connections.clear()
 
     async def submit(self, command: Any) -> Any:
         """Enqueue a command and wait for the actor's answer (or its AppError)."""
         if self.info.status == "deleted":
             raise AppError("not_found", "no such table", 404)
+        if self.moved or (self._task is not None and self._task.done()):
+            raise table_moving()
         envelope = _Envelope(command)
         await self._queue.put(envelope)
         return await envelope.reply
@@ -231,6 +284,19 @@ class TableActor:
 
     # ------------------------------------------------------------------ seats
 
+    async def _on_rename(self, cmd: Rename) -> None:
+        if cmd.player_id not in self.info.names or self.info.names[cmd.player_id] == cmd.name:
+            return
+        self.info.names[cmd.player_id] = cmd.name
+        self._broadcast()
+
+    def waiting_seats(self) -> set[int]:
+        """The seats whose move the table waits for (none unless playing)."""
+        if self.state is None or self.info.status != "playing":
+            return set()
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        return set(waiting(self.state))
+
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
             return None
@@ -260,7 +326,8 @@ class TableActor:
             seat = cmd.seat
         seats = list(self.info.seats)
         seats[seat] = cmd.player_id
-        await self.repo.save_seats(self.info.id, seats, self.info.host_id, self.info.version + 1)
+        await self._fenced(self.repo.save_seats(self.info.id, seats, self.info.host_id,
+                                                self.info.version + 1, epoch=self.info.epoch))
         self.info.seats = seats
         self.info.names[cmd.player_id] = cmd.name
         self.info.version += 1
@@ -276,13 +343,15 @@ class TableActor:
             raise AppError("game_started", "you cannot leave a game in progress", 409)
         seats = list(self.info.seats)
         seats[seat] = None
-        if not any(seats):
-            await self._delete()
+        humans = [p for p in seats if p is not None and p not in self.info.bots]
+        if not humans and (cmd.player_id == self.info.host_id or not any(seats)):
+            await self._delete()  # bots never host a table by themselves
             return
         host = self.info.host_id
         if host == cmd.player_id:
-            host = next(p for p in seats if p is not None)
-        await self.repo.save_seats(self.info.id, seats, host, self.info.version + 1)
+            host = humans[0]
+        await self._fenced(self.repo.save_seats(self.info.id, seats, host,
+                                                self.info.version + 1, epoch=self.info.epoch))
         self.info.seats, self.info.host_id = seats, host
         self.info.version += 1
         self._rebind_connections()
@@ -296,7 +365,7 @@ class TableActor:
         await self._delete()
 
     async def _delete(self) -> None:
-        await self.repo.delete_table(self.info.id)
+        await self._fenced(self.repo.delete_table(self.info.id, epoch=self.info.epoch))
         self.info.status = "deleted"
         self.info.version += 1
         for conn in self.connections.values():
@@ -314,14 +383,125 @@ class TableActor:
             raise AppError("not_full", "every seat must be taken before the game starts", 409)
         state = self.engine.setup(self.info.seat_count, engine_options(self.info.options),
                                   self.info.seed)
-        await self.repo.set_status(self.info.id, "playing", self.info.version + 1,
-                                   started_at=now())
+        await self._fenced(self.repo.set_status(self.info.id, "playing", self.info.version + 1,
+                                                epoch=self.info.epoch, started_at=now()))
         self.state = state
         self.info.status = "playing"
         self.info.version += 1
         self._reschedule_timers()
         self._schedule_window()
+        self._schedule_bots()
         self._broadcast()
+
+    # ------------------------------------------------------------------ bots
+
+    async def _on_addbot(self, cmd: AddBot) -> int:
+        bot = bot_for(self.info.game)
+        if bot is None:
+            raise AppError("no_bot", "this game has no bot (see its rules page)", 422)
+        self._check_seating_by_host(cmd.player_id, cmd.seat)
+        holder = self.info.seats[cmd.seat]
+        if holder is not None and holder != self.info.host_id:
+            raise AppError("seat_taken", "that seat is taken", 409)
+        taken = {self.info.names.get(p) for p in self.info.bots}
+        name = next(n for n in (f"Bot {i}" for i in range(1, 100)) if n not in taken)
+        player = await self.repo.create_bot(name)
+        seats = list(self.info.seats)
+        seats[cmd.seat] = player.id  # the host may give their own seat and watch
+        await self._fenced(self.repo.save_seats(self.info.id, seats, self.info.host_id,
+                                                self.info.version + 1, epoch=self.info.epoch))
+        self.info.seats = seats
+        self.info.names[player.id] = name
+        self.info.bots.add(player.id)
+        self.info.version += 1
+        self._rebind_connections()
+        self._broadcast()
+        return cmd.seat
+
+    async def _on_removebot(self, cmd: RemoveBot) -> None:
+        self._check_seating_by_host(cmd.player_id, cmd.seat)
+        holder = self.info.seats[cmd.seat]
+        if holder is None or holder not in self.info.bots:
+            raise AppError("not_a_bot", "no bot sits in that seat", 409)
+        seats = list(self.info.seats)
+        seats[cmd.seat] = None
+        await self._fenced(self.repo.save_seats(self.info.id, seats, self.info.host_id,
+                                                self.info.version + 1, epoch=self.info.epoch))
+        self.info.seats = seats
+        self.info.bots.discard(holder)
+        self.info.version += 1
+        self._broadcast()
+
+    def _check_seating_by_host(self, player_id: str, seat: int) -> None:
+        if player_id != self.info.host_id:
+            raise forbidden("only the host can seat or remove bots")
+        if self.info.status != "waiting":
+            raise AppError("game_started", "bots are seated before the game starts", 409)
+        if not 0 <= seat < self.info.seat_count:
+            raise AppError("bad_seat", f"seats go from 0 to {self.info.seat_count - 1}")
+
+    def bot_seats(self) -> set[int]:
+        return {s for s, p in enumerate(self.info.seats) if p in self.info.bots}
+
+    def _schedule_bots(self) -> None:
+        """Give every bot seat the game waits for a move after the table's bot delay."""
+        for handle in self._bot_handles.values():
+            handle.cancel()
+        self._bot_handles.clear()
+        if self.info.status != "playing" or self.state is None:
+            return
+        bots = self.bot_seats()
+        if not bots:
+            return
+        due = self._bots_due(bots)
+        delay = int(self.info.options.get(BOT_DELAY.name, BOT_DELAY.default)) / 1000
+        loop = asyncio.get_running_loop()
+        for seat in due:
+            self._bot_handles[seat] = loop.call_later(
+                delay, self._fire_bot, seat, self.info.version)
+
+    def _bots_due(self, bots: set[int]) -> set[int]:
+        """The bot seats the game waits for now: whose turn it is, who has not picked yet in
+        a simultaneous turn, or who may still answer an open timed window."""
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        due = set(waiting(self.state))
+        window = open_window(self.engine, self.state)
+        if window is not None:
+            due |= set(window.seats)
+        return due & bots
+
+    def _fire_bot(self, seat: int, version: int) -> None:
+        self._queue.put_nowait(_Envelope(BotTurn(seat, version)))
+
+    async def _on_botturn(self, cmd: BotTurn) -> None:
+        self._bot_handles.pop(cmd.seat, None)
+        if (self.info.status != "playing" or cmd.version != self.info.version
+                or cmd.seat not in self.bot_seats()):
+            return
+        if cmd.seat not in self._bots_due({cmd.seat}):
+            return
+        bot = bot_for(self.info.game)
+        assert bot is not None
+        history = seat_history(self.history, cmd.seat)
+        rng = bot_rng(self.info.seed, self.info.version, cmd.seat)
+        # a bot thinks off the event loop: other tables keep moving meanwhile (this actor
+        # waits, so the state cannot change under the bot)
+        action = await asyncio.to_thread(decide, self.engine, bot, self.state, cmd.seat,
+                                         history, rng)
+        try:
+            await self._apply(cmd.seat, action, "bot")
+        except AppError as exc:
+            if exc.code == "table_moving":
+                return
+            # storage trouble: try again a little later, never leave the table stalled
+            self._bot_failures += 1
+            log.warning("table %s: bot move for seat %s not stored (%s)", self.info.id,
+                        cmd.seat, exc.code)
+            delay = min(30.0, 0.5 * 2 ** min(self._bot_failures, 6))
+            self._bot_handles[cmd.seat] = asyncio.get_running_loop().call_later(
+                delay, self._fire_bot, cmd.seat, self.info.version)
+        else:
+            self._bot_failures = 0
 
     # ------------------------------------------------------------------ actions
 
@@ -375,8 +555,10 @@ class TableActor:
         outcome_json = outcome.to_json() if outcome is not None else None
         version = self.info.version + 1
         try:
-            await self.repo.append_action(self.info.id, version, seat, action, source,
-                                          outcome_json)
+            await self._fenced(self.repo.append_action(self.info.id, version, seat, action,
+                                                       source, outcome_json, self.info.epoch))
+        except AppError:
+            raise
         except Exception:
             log.exception("table %s: could not store action %s", self.info.id, version)
             raise AppError("storage_error",
@@ -389,6 +571,7 @@ class TableActor:
             self.info.outcome = outcome_json
         self._reschedule_timers()
         self._schedule_window()
+        self._schedule_bots()
         self._broadcast(events)
         return version
 
@@ -424,6 +607,18 @@ class TableActor:
             return False
         self._ephemeral_budget[conn_id] = (tokens - 1.0, clock)
         return True
+
+    async def _fenced(self, write: Any) -> None:
+        """Await a write of this table; if another process has taken the table over, give
+        it up here (the registry stops this actor) and tell the caller to reconnect."""
+        try:
+            await write
+        except StaleOwner:
+            log.warning("table %s: taken over by another process; giving it up", self.info.id)
+            self.moved = True
+            if self.on_stale is not None:
+                self.on_stale(self)
+            raise table_moving() from None
 
     # ------------------------------------------------------------------ connections
 
@@ -502,8 +697,9 @@ class TableActor:
             "private": self.info.private,
             "host": {"id": self.info.host_id, "name": self.info.names.get(self.info.host_id)},
             "seats": [
-                {"seat": s, "connected": s in connected,
-                 "player": None if p is None else {"id": p, "name": self.info.names.get(p)}}
+                {"seat": s, "connected": s in connected or p in self.info.bots,
+                 "player": None if p is None else {"id": p, "name": self.info.names.get(p),
+                                                   "bot": p in self.info.bots}}
                 for s, p in enumerate(self.info.seats)
             ],
             "created_at": self.info.created_at.isoformat(),
@@ -547,6 +743,8 @@ class TableActor:
 
     def _broadcast(self, events: list[Any] | None = None, exclude: int | None = None) -> None:
         summary = self.summary()
+        if self.on_change is not None:
+            self.on_change(self)
         cache: dict[int | None, str] = {}  # one view and one encoding per seat, not per socket
         for conn in list(self.connections.values()):
             if conn.id == exclude or conn.dropped:
@@ -631,6 +829,14 @@ class TableActor:
 
     def _fire_timer(self, seat: int, token: int) -> None:
         self._queue.put_nowait(_Envelope(TimerFired(seat, token)))
+
+
+SERVICE_RESTART = 1012  # close code: reconnect, the table is served elsewhere now
+
+
+def table_moving() -> AppError:
+    return AppError("table_moving", "this table is moving to another server: try again in a "
+                    "moment", 503)
 
 
 def _same(given: str | None, expected: str) -> bool:

@@ -36,6 +36,7 @@ class Connection:
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.dropped = False
+        self._close_with: tuple[int, str] | None = None
 
     def push(self, message: dict[str, Any]) -> None:
         if not self.dropped:
@@ -53,18 +54,24 @@ class Connection:
             log.info("dropping slow connection %s", self.id)
             asyncio.get_running_loop().create_task(self._close(SLOW_CLIENT, "too slow; resync"))
 
-    def finish(self) -> None:
-        """Ask the writer to stop after what is already queued."""
+    def finish(self, close: tuple[int, str] | None = None) -> None:
+        """Ask the writer to stop after what is already queued, then close the socket with
+        ``close`` (code, reason) if given."""
+        self._close_with = close
         try:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
             self.dropped = True
+            if close is not None:
+                asyncio.get_running_loop().create_task(self._close(*close))
 
     async def writer(self) -> None:
         try:
             while not self.dropped:
                 text = await self._queue.get()
                 if text is None:
+                    if self._close_with is not None:
+                        await self._close(*self._close_with)
                     break
                 await self._send_text(text)
         except Exception:  # noqa: BLE001 - a broken socket ends this writer only

@@ -2,6 +2,11 @@
 
 After a restart every waiting or playing table comes back: a playing table's state is rebuilt
 from its seed and its stored action log, so players reconnect to where they were.
+
+With a :class:`~app.tables.cluster.Cluster` (several processes sharing one database and
+Redis), this registry holds only the tables this process owns: it takes a table over when it
+claims its lease (bumping the owner epoch, then replaying the log), sweeps for tables whose
+owner has gone, and gives a table up when its lease is lost.
 """
 
 from __future__ import annotations
@@ -16,17 +21,22 @@ from app.db.models import GameTable
 from app.db.repository import Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
-from app.games.base import TURN_TIMER, BadOptions, apply_any, engine_options
+from app.games.base import BadOptions, apply_any, engine_options, split_options
 from app.tables.actor import TableActor, TableInfo
+from app.tables.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
 
 class Registry:
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, cluster: Cluster | None = None) -> None:
         self.repo = repo
+        self.cluster = cluster
         self.actors: dict[str, TableActor] = {}
         self._by_invite: dict[str, str] = {}
+        self._adopting: dict[str, asyncio.Lock] = {}
+        if cluster is not None:
+            cluster.on_lost = self.drop
 
     # ------------------------------------------------------------------ create / find
 
@@ -35,11 +45,10 @@ class Registry:
         engine = ENGINES.get(game)
         if engine is None:
             raise AppError("unknown_game", f"no game called {game!r}", 422)
-        options = dict(options or {})
-        timer = options.pop(TURN_TIMER.name, TURN_TIMER.default)
         try:
-            resolved = engine.check_setup(seats, options)  # type: ignore[attr-defined]
-            resolved[TURN_TIMER.name] = TURN_TIMER.coerce(timer)
+            game_options, platform = split_options(options)
+            resolved = engine.check_setup(seats, game_options)  # type: ignore[attr-defined]
+            resolved.update(platform)
         except BadOptions as exc:
             raise AppError("bad_options", str(exc), 422) from None
         row = GameTable(
@@ -47,6 +56,8 @@ class Registry:
             private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
             status="waiting", seed=secrets.randbits(63), version=1, created_at=now(),
         )
+        if self.cluster is not None and not await self.cluster.claim(row.id):
+            raise AppError("storage_unavailable", "could not register the new table", 503)
         await self.repo.create_table(row, host_seat=0)
         info = _info(row, [host_id, *[None] * (seats - 1)], {host_id: host_name})
         return self._add(TableActor(info, engine, self.repo))
@@ -54,14 +65,22 @@ class Registry:
     def _add(self, actor: TableActor) -> TableActor:
         self.actors[actor.info.id] = actor
         self._by_invite[actor.info.invite_token] = actor.info.id
+        if self.cluster is not None:
+            actor.on_change = self._publish
+            actor.on_stale = self._stale
+            self._publish(actor)
         actor.start()
         return actor
 
     async def get(self, table_id: str) -> TableActor:
-        """The live table; a finished one no longer in memory is brought back from storage."""
+        """The live table; a finished one no longer in memory is brought back from storage
+        (in a cluster: any table this process may take over)."""
         actor = self.actors.get(table_id)
         if actor is None:
-            actor = await self._load_finished(table_id)
+            if self.cluster is not None:
+                actor = await self.adopt(table_id)
+            else:
+                actor = await self._load_finished(table_id)
         if actor is None or actor.info.status == "deleted":
             raise not_found()
         return actor
@@ -82,10 +101,21 @@ class Registry:
                 or (a.info.status == "finished" and not a.connections
                     and a.last_activity < cutoff)]
         for actor in gone:
-            self.actors.pop(actor.info.id, None)
-            self._by_invite.pop(actor.info.invite_token, None)
-            asyncio.get_running_loop().create_task(actor.stop())
+            self._forget(actor)
+            asyncio.get_running_loop().create_task(self._retire(actor))
         return len(gone)
+
+    def _forget(self, actor: TableActor) -> None:
+        if self.actors.get(actor.info.id) is actor:
+            self.actors.pop(actor.info.id, None)
+        self._by_invite.pop(actor.info.invite_token, None)
+
+    async def _retire(self, actor: TableActor) -> None:
+        """Stop an evicted actor; in a cluster, hand its lease back too."""
+        await actor.stop()
+        if self.cluster is not None:
+            self.cluster.publish_summary(actor.info.id, None)
+            await self.cluster.release(actor.info.id)
 
     async def by_invite(self, token: str) -> TableActor:
         table_id = self._by_invite.get(token) or await self.repo.table_id_by_invite(token)
@@ -94,14 +124,116 @@ class Registry:
                            404)
         return await self.get(table_id)
 
+    def tables_of(self, player_id: str) -> list[TableActor]:
+        """The waiting and playing tables where this player has a seat."""
+        return [a for a in self.actors.values()
+                if a.info.status in ("waiting", "playing") and player_id in a.info.seats]
+
     def public_tables(self) -> list[TableActor]:
         return [a for a in self.actors.values()
                 if not a.info.private and a.info.status in ("waiting", "playing")]
 
+    async def public_summaries(self) -> list[tuple[dict[str, Any], str]]:
+        """(summary, invite token) of every public table waiting or playing; in a cluster
+        also those of the other processes (their owners publish summaries to Redis)."""
+        if self.cluster is None:
+            return [(a.summary(), a.info.invite_token) for a in self.public_tables()]
+        rows = await self.repo.public_active_tables()
+        published = await self.cluster.summaries([r.id for r in rows if r.id not in self.actors])
+        out = []
+        for row in rows:
+            actor = self.actors.get(row.id)
+            if actor is not None:
+                out.append((actor.summary(), row.invite_token))
+            else:
+                out.append((published.get(row.id) or _stored_summary(row), row.invite_token))
+        return out
+
+    async def hosted_count(self, player_id: str) -> int:
+        """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process)."""
+        if self.cluster is not None:
+            return await self.repo.hosted_count(player_id)
+        return sum(1 for a in self.actors.values()
+                   if a.info.host_id == player_id and a.info.status in ("waiting", "playing"))
+
+    # ------------------------------------------------------------------ cluster
+
+    async def adopt(self, table_id: str) -> TableActor | None:
+        """Take a table over if nobody owns it: claim its lease, bump its owner epoch, then
+        rebuild it from its log. None if it does not exist (or is deleted)."""
+        assert self.cluster is not None
+        lock = self._adopting.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                actor = self.actors.get(table_id)
+                if actor is not None:
+                    return actor
+                if not await self.cluster.claim(table_id):
+                    raise AppError("table_moving", "this table is served by another server "
+                                   "right now: try again in a moment", 503)
+                try:
+                    row = await self.repo.take_over(table_id)
+                    if row is None or row.status == "deleted" or row.game not in ENGINES:
+                        await self.cluster.release(table_id)
+                        return None
+                    actor = await self._actor_from_row(row)
+                except BaseException:
+                    await self.cluster.release(table_id)
+                    raise
+                log.info("table %s taken over (epoch %d)", table_id, row.owner_epoch)
+                return self._add(actor)
+        finally:
+            if not lock.locked():
+                self._adopting.pop(table_id, None)
+
+    async def sweep(self) -> int:
+        """Take over every waiting or playing table whose owner has gone (its lease expired),
+        so its clocks keep running even while nobody is connected."""
+        assert self.cluster is not None
+        ids = [t for t in await self.repo.active_table_ids() if t not in self.actors]
+        adopted = 0
+        for start in range(0, len(ids), 500):
+            owners = await self.cluster.owners(ids[start:start + 500])
+            for table_id, owner in owners.items():
+                if owner is not None:
+                    continue
+                try:
+                    if await self.adopt(table_id) is not None:
+                        adopted += 1
+                except AppError:
+                    pass  # another process was quicker
+                except Exception:  # noqa: BLE001 - one bad table must not stop the sweep
+                    log.exception("table %s could not be taken over", table_id)
+        return adopted
+
+    async def drop(self, table_id: str) -> None:
+        """This process no longer owns the table (its lease was lost): stop serving it, and
+        tell its clients to reconnect (they reach the new owner)."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            self._forget(actor)
+            await actor.stop(moved=True)
+
+    def _stale(self, actor: TableActor) -> None:
+        """A write showed that another process has taken the table over."""
+        self._forget(actor)
+        assert self.cluster is not None
+        self.cluster.owned.discard(actor.info.id)
+        asyncio.get_running_loop().create_task(actor.stop(moved=True))
+
+    def _publish(self, actor: TableActor) -> None:
+        assert self.cluster is not None
+        live = actor.info.status in ("waiting", "playing") and not actor.info.private
+        self.cluster.publish_summary(actor.info.id, actor.summary() if live else None)
+
     # ------------------------------------------------------------------ restart
 
     async def restore(self) -> int:
-        """Bring back every waiting or playing table from the database."""
+        """Bring back every waiting or playing table from the database (in a cluster: every
+        one nobody owns)."""
+        if self.cluster is not None:
+            return await self.sweep()
+        await self.repo.take_over_active()
         rows = await self.repo.active_tables()
         restored = 0
         for row in rows:
@@ -123,6 +255,7 @@ class Registry:
             seats[s.seat] = s.player_id
         players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
         info = _info(row, seats, {pid: p.name for pid, p in players.items()})
+        info.bots = {pid for pid, p in players.items() if p.bot}
         state = None
         history = []
         if row.status in ("playing", "finished"):
@@ -133,8 +266,9 @@ class Registry:
         return TableActor(info, engine, self.repo, state, history)
 
     async def shutdown(self) -> None:
+        # in a cluster the clients are told to reconnect: another process takes over
         for actor in list(self.actors.values()):
-            await actor.stop()
+            await actor.stop(moved=self.cluster is not None)
 
 
 def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> TableInfo:
@@ -143,4 +277,23 @@ def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> Tab
         private=row.private, invite_token=row.invite_token, host_id=row.host_id,
         status=row.status, seed=row.seed, version=row.version, created_at=row.created_at,
         seats=seats, names=names, error=row.error, outcome=row.outcome,
+        epoch=row.owner_epoch or 0,
     )
+
+
+def _stored_summary(row: GameTable) -> dict[str, Any]:
+    """A table's public summary from the database alone (its owner has not published one)."""
+    names = {s.player_id: s.player.name for s in row.seats}
+    bots = {s.player_id for s in row.seats if s.player.bot}
+    seats: list[dict[str, Any]] = [{"seat": i, "connected": False, "player": None}
+                                   for i in range(row.seat_count)]
+    for seat in row.seats:
+        seats[seat.seat]["player"] = {"id": seat.player_id, "name": names[seat.player_id],
+                                      "bot": seat.player_id in bots}
+        seats[seat.seat]["connected"] = seat.player_id in bots
+    return {
+        "id": row.id, "game": row.game, "status": row.status, "version": row.version,
+        "seat_count": row.seat_count, "options": dict(row.options), "private": row.private,
+        "host": {"id": row.host_id, "name": names.get(row.host_id)},
+        "seats": seats, "created_at": row.created_at.isoformat(), "outcome": row.outcome,
+    }

@@ -64,20 +64,37 @@ if (form) {
   });
 }
 
+function tableItem(table, mine) {
+  const taken = table.seats.filter((s) => s.player).length;
+  const names = table.seats.filter((s) => s.player).map((s) => s.player.name).join(", ");
+  return el("li", { class: mine && table.your_turn ? "your-turn" : "" },
+    el("strong", {}, t(`game.${table.game}`)), ` · ${taken}/${table.seat_count} · `,
+    el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
+    mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
+    mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
+    el("span", { class: "muted" }, names), " ",
+    el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open_table", { game: t(`game.${table.game}`) })));
+}
+
 async function refresh() {
   const list = document.getElementById("table-list");
+  const mineList = document.getElementById("my-tables");
+  let mineIds = new Set();
+  if (mineList) {
+    try {
+      const mine = await api("GET", "/api/players/me/tables");
+      mineIds = new Set(mine.map((table) => table.id));
+      if (!mine.length) mineList.replaceChildren(el("li", { class: "muted" }, t("lobby.no_my_tables")));
+      else mineList.replaceChildren(...mine.map((table) => tableItem(table, true)));
+    } catch (error) {
+      mineList.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
+    }
+  }
   try {
-    const tables = await api("GET", "/api/tables");
+    // your own tables are listed above, not twice
+    const tables = (await api("GET", "/api/tables")).filter((table) => !mineIds.has(table.id));
     if (!tables.length) { list.replaceChildren(el("li", { class: "muted" }, t("lobby.no_tables"))); return; }
-    list.replaceChildren(...tables.map((table) => {
-      const taken = table.seats.filter((s) => s.player).length;
-      const names = table.seats.filter((s) => s.player).map((s) => s.player.name).join(", ");
-      return el("li", {},
-        el("strong", {}, t(`game.${table.game}`)), ` · ${taken}/${table.seat_count} · `,
-        el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
-        el("span", { class: "muted" }, names), " ",
-        el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open")));
-    }));
+    list.replaceChildren(...tables.map((table) => tableItem(table, false)));
   } catch (error) {
     // never "no tables" when we simply could not ask: say so, and try again shortly
     list.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
@@ -85,3 +102,31 @@ async function refresh() {
 }
 refresh();
 setInterval(refresh, 5000);
+
+// Changing your name: the same rules as a new one; a name of spaces is answered here.
+const rename = document.getElementById("rename");
+if (rename) {
+  rename.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = document.getElementById("new-name");
+    const out = document.getElementById("rename-error");
+    const name = input.value.trim();
+    input.removeAttribute("aria-invalid");
+    if (!name) {
+      out.textContent = t("name.error.empty");
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return;
+    }
+    try {
+      const player = await api("PATCH", "/api/players/me", { name });
+      out.textContent = "";
+      document.getElementById("hello").textContent = t("name.hello", { name: player.name });
+      document.getElementById("rename-box").open = false;
+      refresh();
+    } catch (error) {
+      input.setAttribute("aria-invalid", "true");
+      out.textContent = window.I18N[`error.${error.code}`] ? t(`error.${error.code}`) : t("error.generic", { message: error.message });
+    }
+  });
+}

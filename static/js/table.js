@@ -18,13 +18,17 @@ let renderer = null;
 let eventLog = [];
 let deadlineTimer = null;
 let pending = null; // the last action sent, until the server answers it
+let sent = null; // {version, at} of the last send: a second one at that version is a double tap
 let windowAt = 0; // performance.now() when the open timed window's "remaining" was read
 let lastAnnounced = "";
 let wasMyTurn = false;
+let confirmingDelete = false;
+let autoJoined = false; // an invite link seats its visitor once, at once
 const baseTitle = document.title;
 // In simultaneous games other seats' choices bump the version without changing ours:
 // an action refused only as stale is sent again if it is still legal in the fresh state.
 const simultaneous = app.dataset.simultaneous === "true";
+const hasBots = app.dataset.bots === "true";
 
 const $ = (id) => document.getElementById(id);
 // replaceChildren, skipping the null/false placeholders of optional parts
@@ -44,11 +48,21 @@ function seatName(seat) {
 const ctx = {
   t, el, seatName,
   get me() { return last ? last.seat : null; },
+  // One action in flight per table version: a second tap (a double tap, a key held down)
+  // before the server answers is dropped instead of arriving stale.
   send(action) {
-    if (!last) return;
+    if (!last) return false;
+    if (sent && sent.version === last.version && performance.now() - sent.at < 8000) return false;
     $("error").textContent = "";
     pending = { action, retried: false };
-    if (!socket.send({ type: "action", action, version: last.version })) showError(t("table.reconnecting"));
+    sent = { version: last.version, at: performance.now() };
+    if (!socket.send({ type: "action", action, version: last.version })) {
+      pending = null;
+      sent = null;
+      showError(t("table.reconnecting"));
+      return false;
+    }
+    return true;
   },
   isLegal(action) {
     return !!last && last.legal_actions.some((a) => sameAction(a, action));
@@ -91,39 +105,78 @@ async function seatAction(path, body) {
   } catch (error) { showError(errorText(error)); }
 }
 
+// Someone who came by the invite link and is not seated yet takes the first free seat
+// straight away: the link is the invitation, asking again with "Sit here" is one step too many.
+function maybeAutoJoin() {
+  if (autoJoined || !invite || !last || last.seat !== null || last.table.status !== "waiting") return;
+  if (!last.table.seats.some((s) => !s.player)) return;
+  autoJoined = true;
+  seatAction("join", { invite });
+}
+
+// The host seats a bot in a free seat (or gives their own seat to one and watches), before
+// the start; the game's page says when a game has no bot (Block and Guess).
+function botButton(seat, mine) {
+  const bot = seat.player && seat.player.bot;
+  if (seat.player && !bot && !mine) return null;
+  const key = bot ? "table.remove_bot" : mine ? "table.bot_my_seat" : "table.add_bot";
+  return el("button", { class: "secondary small", dataset: { focusKey: `bot-${seat.seat}` },
+    onclick: async () => {
+      try {
+        if (bot) await api("DELETE", `/api/tables/${tableId}/bots/${seat.seat}`);
+        else await api("POST", `/api/tables/${tableId}/bots`, { seat: seat.seat });
+      } catch (error) { showError(errorText(error)); }
+    } }, t(key));
+}
+
 function renderSeats() {
   const table = last.table;
   const mySeat = last.seat;
   const waiting = table.status === "waiting";
   const isHost = table.host.id === me;
+  // a private table opened without its invite link: nobody can sit from here
+  const locked = table.private && !invite && mySeat === null;
   const rows = table.seats.map((s) => {
     const mine = s.player && s.player.id === me;
     const turn = last.waiting_for.includes(s.seat);
     const due = last.deadlines && last.deadlines[String(s.seat)];
     return el("li", { class: `seat${turn ? " acting" : ""}${mine ? " mine" : ""}` },
-      el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: t(s.connected ? "table.connected" : "table.disconnected"),
+      el("span", { class: `dot ${s.connected ? "on" : "off"}`, role: "img", title: t(s.connected ? "table.connected" : "table.disconnected"),
         "aria-label": t(s.connected ? "table.connected" : "table.disconnected") }),
       el("span", { class: "seat-name" }, s.player ? s.player.name : t("table.free")),
       mine ? el("span", { class: "muted" }, ` ${t("table.you")}`) : null,
       s.player && s.player.id === table.host.id ? el("span", { class: "badge" }, t("table.host")) : null,
+      s.player && s.player.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null,
       turn && due !== undefined ? el("span", { class: "badge clock", dataset: { due: String(due) } }, t("table.time_left", { s: Math.ceil(due) })) : null,
-      waiting && !s.player && mySeat === null
-        ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }) }, t("table.take_seat")) : null);
+      waiting && !s.player && mySeat === null && !locked
+        ? el("button", { onclick: () => seatAction("join", { seat: s.seat, invite: invite || null }), dataset: { focusKey: `sit-${s.seat}` } }, t("table.take_seat")) : null,
+      waiting && isHost && hasBots ? botButton(s, mine) : null);
   });
   const controls = [];
   if (waiting && mySeat !== null) controls.push(el("button", { class: "secondary", onclick: () => seatAction("leave") }, t("table.leave")));
   if (waiting && isHost) {
     const full = table.seats.every((s) => s.player);
     controls.push(el("button", { onclick: () => seatAction("start"), disabled: !full, id: "start-button" }, t("table.start")));
-    controls.push(el("button", { class: "danger", onclick: async () => {
-      try { await api("DELETE", `/api/tables/${tableId}`); location.href = "/"; }
-      catch (error) { showError(errorText(error)); }
-    } }, t("table.delete")));
+    // deleting asks first: the button turns into a question with "yes" and "no"
+    if (!confirmingDelete) {
+      controls.push(el("button", { class: "danger", id: "delete-button", dataset: { focusKey: "delete" },
+        onclick: () => { confirmingDelete = true; renderSeats(); $("delete-no").focus(); } }, t("table.delete")));
+    } else {
+      controls.push(el("span", { class: "confirm", role: "group", "aria-labelledby": "delete-question" },
+        el("strong", { id: "delete-question" }, t("table.delete_confirm")), " ",
+        el("button", { class: "danger", id: "delete-yes", onclick: async () => {
+          try { await api("DELETE", `/api/tables/${tableId}`); location.href = "/"; }
+          catch (error) { showError(errorText(error)); }
+        } }, t("table.delete_yes")), " ",
+        el("button", { class: "secondary", id: "delete-no", onclick: () => { confirmingDelete = false; renderSeats(); $("delete-button").focus(); } },
+          t("table.delete_no"))));
+    }
   }
   const link = inviteUrl || (invite ? `${location.origin}/join/${invite}` : null);
-  replace($("seats"), 
-    el("h2", {}, `${t("status." + table.status)} · ${t("table.version", { v: last.version })}`),
+  replace($("seats"),
+    el("h2", {}, t("status." + table.status)),
     el("ul", { class: "seat-list" }, rows),
+    locked && waiting ? el("p", { class: "notice", id: "private-note" }, t("table.private_no_invite")) : null,
     controls.length ? el("div", { class: "row" }, controls) : null,
     link && table.status === "waiting" ? el("div", { class: "invite" },
       el("label", { for: "invite-url" }, t("table.invite")),
@@ -140,7 +193,10 @@ function renderBanner() {
   let text = "";
   if (table.status === "waiting") {
     const full = table.seats.every((s) => s.player);
-    text = full ? t("table.waiting_host") : t("table.need_players");
+    const isHost = table.host.id === me;
+    if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
+    else if (last.seat !== null) text = t(full ? "table.waiting_host" : "table.waiting_players", { host: table.host.name });
+    else text = t("table.not_seated");
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
@@ -164,6 +220,7 @@ function renderLog() {
 
 // Focus stays where it was: the element with the same data-focus-key, else your hand.
 function render() {
+  app.dataset.version = String(last.version);
   const active = document.activeElement;
   const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
   const inGame = active && $("game").contains(active);
@@ -174,7 +231,12 @@ function render() {
   renderLog();
   if (focusKey !== undefined || inGame) {
     const again = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
-    const target = again || (inGame && !document.body.contains(active) ? $("my-hand") : null);
+    // the control is gone (its move was made): your hand (not one of its buttons: a key
+    // held down must not make a second move), else the board; Tab goes on from there
+    // (unless the renderer already put it somewhere on the board)
+    const lost = inGame && !document.body.contains(active) && !$("game").contains(document.activeElement);
+    const hand = $("my-hand");
+    const target = again || (lost ? hand || $("game") : null);
     if (target && target !== document.activeElement) target.focus({ preventScroll: true });
   }
   $("skip-hand").hidden = !$("my-hand");
@@ -242,6 +304,7 @@ function onMessage(message) {
     for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
     if (seatChanged) refreshInvite();
+    maybeAutoJoin();
   } else if (message.type === "error") {
     if (message.code === "stale_version" && simultaneous && pending && !pending.retried
         && ctx.isLegal(pending.action)) {
@@ -250,6 +313,9 @@ function onMessage(message) {
       return;
     }
     pending = null;
+    sent = null;
+    // a stale move comes with a fresh view: the new state says enough, no alarm needed
+    if (message.code === "stale_version") return;
     showError(errorText(message));
   } else if (message.type === "chat") {
     const list = $("chat");

@@ -20,7 +20,7 @@ def test_create_player_returns_a_token(base: str) -> None:
     body = r.json()
     assert body["name"] == "Ana María" and len(body["token"]) >= 32 and body["id"]
     me = httpx.get(f"{base}/api/players/me", headers={"Authorization": f"Bearer {body['token']}"})
-    assert me.json() == {"id": body["id"], "name": "Ana María"}
+    assert me.json() == {"id": body["id"], "name": "Ana María", "bot": False}
 
 
 @pytest.mark.parametrize("payload", [{}, {"name": ""}, {"name": "x" * 33}, {"name": "a\x00b"},

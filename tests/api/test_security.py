@@ -15,7 +15,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from app.api.pages import swagger_ui_dir
+from app.api.pages import redoc_available, swagger_ui_dir
 from app.api.security import HEADERS
 from tests.support.client import ApiClient, SeatClient
 
@@ -114,7 +114,17 @@ def test_docs_are_served_from_this_server(base: str) -> None:
     assert page.status_code == 200
     assert "cdn" not in page.text.lower() and "http" not in page.text.replace(
         "http-equiv", "")
-    assert httpx.get(base + "/redoc", timeout=10).status_code == 404
+    # ReDoc too, from this server; its page alone allows inline styles (never scripts)
+    redoc = httpx.get(base + "/redoc", timeout=10)
+    assert redoc.status_code == 200
+    csp = redoc.headers["content-security-policy"]
+    assert "script-src 'self';" in csp and "unsafe-eval" not in csp
+    assert "style-src 'self' 'unsafe-inline'" in csp and "frame-ancestors 'none'" in csp
+    assert "cdn" not in redoc.text.lower()
+    if redoc_available():
+        assert "/static/swagger-ui/redoc.standalone.js" in redoc.text
+        assert httpx.get(base + "/static/swagger-ui/redoc.standalone.js",
+                         timeout=10).status_code == 200
     if swagger_ui_dir() is not None:
         assert "/static/swagger-ui/swagger-ui-bundle.js" in page.text
         assert "/static/js/docs.js" in page.text

@@ -18,12 +18,13 @@ WAIT = 10_000
 
 
 def version(page) -> str:
-    return page.locator("#seats h2").inner_text()
+    return page.locator("#table-app").get_attribute("data-version")
 
 
 def after_change(page, before: str) -> None:
     """Wait until the page shows a newer table version than ``before``."""
-    page.wait_for_function("(before) => document.querySelector('#seats h2').innerText !== before",
+    page.wait_for_function(
+        "(before) => document.getElementById('table-app').dataset.version !== before",
                            arg=before, timeout=WAIT)
 
 

@@ -23,8 +23,12 @@ PHONE = 390
 SECRET = "test-secret"  # tests.support.server.LiveServer's LUDOTECA_SECRET_KEY
 
 
+def face_label(button) -> str | None:
+    return button.locator("svg.ucard").first.get_attribute("aria-label")
+
+
 def version(page) -> str:
-    return page.locator("#seats h2").inner_text()
+    return page.locator("#table-app").get_attribute("data-version")
 
 
 def click(page, locator, pages) -> None:
@@ -33,7 +37,7 @@ def click(page, locator, pages) -> None:
     locator.click()
     for other in pages:
         other.wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
 
 
@@ -89,7 +93,8 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
 
         # exchanges in turn order from seat 0: seat 0 swaps two cards, the others keep
         assert to_act(pages) == 0
-        labels = [hand(pages[0]).nth(i).get_attribute("aria-label") for i in range(10)]
+        # a card button is named by its face (the SVG's label)
+        labels = [face_label(hand(pages[0]).nth(i)) for i in range(10)]
         keep = pages[0].locator("#game button[data-focus-key=exchange]")
         assert keep.is_enabled()
         hand(pages[0]).nth(0).click()
@@ -102,7 +107,7 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
         click(pages[0], keep, pages)
         assert hand(pages[0]).count() == 10
         assert "48" in pages[2].locator("#ab-deck").inner_text()
-        assert labels != [hand(pages[0]).nth(i).get_attribute("aria-label") for i in range(10)]
+        assert labels != [face_label(hand(pages[0]).nth(i)) for i in range(10)]
         for seat in (1, 2):
             assert to_act(pages) == seat
             click(pages[seat], pages[seat].locator("#game button[data-focus-key=exchange]"),
@@ -114,7 +119,7 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
         pages[0].keyboard.press("Enter")
         play = pages[0].locator("#game button[data-focus-key=play]")
         assert play.is_enabled()
-        label = pages[0].locator(".ab-card.selected").get_attribute("aria-label")
+        label = face_label(pages[0].locator(".ab-card.selected"))
         click(pages[0], play, pages)
         assert hand(pages[0]).count() == 9
         if pages[0].locator("#game button[data-focus-key=ollin-none]").count():

@@ -24,7 +24,7 @@ SECRET = "test-secret"  # tests.support.server.LiveServer's LUDOTECA_SECRET_KEY
 
 
 def version(page) -> str:
-    return page.locator("#seats h2").inner_text()
+    return page.locator("#table-app").get_attribute("data-version")
 
 
 def click(page, locator, pages) -> None:
@@ -33,7 +33,7 @@ def click(page, locator, pages) -> None:
     locator.click()
     for other in pages:
         other.wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
 
 
@@ -105,7 +105,7 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
         before = version(pages[0])
         pages[0].keyboard.press("Enter")
         pages[0].wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
         assert pages[0].locator("#game button.al-target").count() == 14
         # everyone turns up their (other) cards by tapping them

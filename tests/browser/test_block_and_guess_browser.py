@@ -25,14 +25,15 @@ PHONE = 390
 
 
 def version(page) -> str:
-    return page.locator("#seats h2").inner_text()
+    return page.locator("#table-app").get_attribute("data-version")
 
 
 def act(page, locator) -> None:
     """Click and wait for the next table version on this page."""
     before = version(page)
     locator.click()
-    page.wait_for_function("(before) => document.querySelector('#seats h2').innerText !== before",
+    page.wait_for_function(
+        "(before) => document.getElementById('table-app').dataset.version !== before",
                            arg=before, timeout=10_000)
 
 
@@ -49,8 +50,8 @@ def join(page, invite: str, name: str) -> None:
     page.goto(invite)
     page.fill("#name", name)
     page.click("form[action='/session'] button")
-    page.wait_for_selector("text=Sit here")
-    page.click("text=Sit here")
+    # the invite link seats its visitor at once (no "Sit here" to click)
+    page.wait_for_selector("#seats .seat.mine")
 
 
 def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
@@ -128,7 +129,7 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
         guesser.wait_for_selector(f"#bg-board-0 .bg-live[data-block='{block}']", timeout=10_000)
         before = version(host)
         host.mouse.up()
-        host.wait_for_function("(b) => document.querySelector('#seats h2').innerText !== b",
+        host.wait_for_function("(b) => document.getElementById('table-app').dataset.version !== b",
                                arg=before, timeout=10_000)
         placed = guesser.locator(f"#bg-board-0 [data-block='{block}']:not(.bg-live)")
         placed.wait_for()

@@ -18,13 +18,14 @@ def take_turn(page) -> bool:
     """Click one legal action if it is this page's turn; prefer discards (games end sooner)."""
     if page.locator("#banner.mine").count() == 0:
         return False
-    for selector in ("button.discard", "button.clue", "button.play"):
+    for selector in ("button.discard:not([disabled])", "button.clue",
+                         "button.play:not([disabled])"):
         buttons = page.locator(f"#game {selector}")
         if buttons.count():
-            before = page.locator("#seats h2").inner_text()
+            before = page.locator("#table-app").get_attribute("data-version")
             buttons.first.click()
             page.wait_for_function(
-                "(before) => document.querySelector('#seats h2').innerText !== before",
+                "(before) => document.getElementById('table-app').dataset.version !== before",
                 arg=before, timeout=10_000)
             return True
     raise AssertionError("my turn but no action button")
@@ -49,8 +50,8 @@ def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server) -> None:
             page.wait_for_selector(".fireworks")
 
         # my own cards are backs; the other player's are faces
-        assert guest.locator(".hand.mine .hcard.back").count() == 5
-        assert guest.locator(".hand:not(.mine) .hcard:not(.back)").count() == 5
+        assert guest.locator("#my-hand .hcard.back").count() == 5
+        assert guest.locator(".hands-grid .hcard:not(.back)").count() == 5
         guest.screenshot(path=str(ARTIFACTS / "hanabi-phone.png"), full_page=True)
         for page in (host, guest):
             text = page.inner_text("body")

@@ -31,10 +31,10 @@ class Player:
 
     def click(self, button) -> None:
         """Click an action button and wait for the next table version."""
-        before = self.page.locator("#seats h2").inner_text()
+        before = self.page.locator("#table-app").get_attribute("data-version")
         button.click()
         self.page.wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
 
     def take_turn(self, other: Player) -> bool:
@@ -109,10 +109,10 @@ def test_two_browsers_play_ikebana_through_the_page(shared_server) -> None:
         # the first turn by keyboard: focus Draw, press Enter; focus moves to the new buttons
         first = host if host.my_turn() else guest
         first.page.locator("#game button[data-action=draw]").focus()
-        before = first.page.locator("#seats h2").inner_text()
+        before = first.page.locator("#table-app").get_attribute("data-version")
         first.page.keyboard.press("Enter")
         first.page.wait_for_function(
-            "(before) => document.querySelector('#seats h2').innerText !== before",
+            "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)
         first.counts["draw"] += 1
         assert first.page.evaluate("document.activeElement.dataset.action") in ("keep", "reject")

@@ -115,10 +115,15 @@ def _settings_env_names() -> set[str]:
 def test_compose_file(dockerfile: Dockerfile) -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"db", "app"}
+    # the default: PostgreSQL and one app process; the "scale" profile: Redis, two replicas
+    # and nginx in front (tests/cluster/test_behind_nginx.py runs that nginx configuration)
+    assert {n for n, s in services.items() if "profiles" not in s} == {"db", "app"}
+    assert {n for n, s in services.items() if s.get("profiles") == ["scale"]} == {
+        "redis", "app-a", "app-b", "proxy"}
     for name, service in services.items():
         assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
     db, app = services["db"], services["app"]
+    _check_replicas(services, app, dockerfile)
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     # the app's health check is the image's, to the letter
     check = dockerfile.healthcheck()
@@ -144,6 +149,29 @@ def test_compose_file(dockerfile: Dockerfile) -> None:
     assert any(p.split(":")[-1] == port for p in app["ports"])
     for volume in [v.split(":")[0] for s in services.values() for v in s.get("volumes", [])]:
         assert volume in compose["volumes"], f"volume {volume} is not declared"
+
+
+def _check_replicas(services: dict, app: dict, dockerfile: Dockerfile) -> None:
+    """The scale profile's replicas: the single app's settings plus Redis, each reachable by
+    the other under its own name, one shared data volume (one generated secret key)."""
+    known = _settings_env_names() | {"FORWARDED_ALLOW_IPS"}  # uvicorn's own
+    for name in ("app-a", "app-b"):
+        replica = services[name]
+        env = replica["environment"]
+        assert not sorted(set(env) - known), f"{name}: unknown variables"
+        assert env["DATABASE_URL"] == app["environment"]["DATABASE_URL"]
+        assert env["LUDOTECA_REDIS_URL"] == "redis://redis:6379/0"
+        assert env["LUDOTECA_INTERNAL_URL"] == f"http://{name}:8000"
+        assert env["LUDOTECA_SECRET_KEY"] == app["environment"]["LUDOTECA_SECRET_KEY"]
+        assert replica["healthcheck"]["test"] == ["CMD", *dockerfile.healthcheck().command]
+        assert [v.split(":")[1] for v in replica["volumes"]] == [dockerfile.env()[
+            "LUDOTECA_DATA_DIR"]]
+        assert "redis" in replica["depends_on"]
+    assert services["app-a"]["volumes"] == services["app-b"]["volumes"]
+    assert services["app-b"]["depends_on"]["app-a"]["condition"] == "service_healthy"
+    proxy = services["proxy"]
+    assert {c["source"] for c in proxy["configs"]} == {"nginx"}
+    assert set(proxy["depends_on"]) == {"app-a", "app-b"}
 
 
 # ------------------------------------------------------------------ following the image

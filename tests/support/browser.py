@@ -46,8 +46,8 @@ def sit_two_players(host, guest, base: str, game: str) -> str:
     guest.goto(invite)
     guest.fill("#name", "Beto")
     guest.click("form[action='/session'] button")
-    guest.wait_for_selector("text=Sit here")
-    guest.click("text=Sit here")
+    # the invite link seats its visitor at once (no "Sit here" to click)
+    guest.wait_for_selector("#seats .seat.mine")
     host.wait_for_selector("#start-button:not([disabled])")
     host.click("#start-button")
     return invite

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,14 +27,21 @@ class MemoryRepo:
         self.fail_next = False
         self.pushed_before_store: list[int] = []
 
-    async def save_seats(self, *args: Any) -> None:
+    async def save_seats(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def create_bot(self, name: str) -> Any:
+        self.bots = getattr(self, "bots", 0) + 1
+        return SimpleNamespace(id=f"bot{self.bots}", name=name, bot=True)
+
+    async def delete_table(self, *args: Any, **kwargs: Any) -> None:
         return None
 
     async def set_status(self, *args: Any, **kwargs: Any) -> None:
         return None
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict,
-                            source: str, outcome: Any) -> None:
+                            source: str, outcome: Any, epoch: int = 0) -> None:
         await asyncio.sleep(0)
         if self.fail_next:
             self.fail_next = False

@@ -27,7 +27,15 @@ from app.games.base import (
     first_seat_option,
     require,
 )
-from app.games.hanabi.data import HAND_SIZE, RANKS, colors_for, full_deck, verdict
+from app.games.hanabi.data import (
+    COPIES,
+    HAND_SIZE,
+    MULTICOLOR,
+    RANKS,
+    colors_for,
+    full_deck,
+    verdict,
+)
 
 
 @dataclass
@@ -299,8 +307,12 @@ class HanabiEngine(BaseEngine):
         require(bool(touched) or state.options["empty_clues"], "empty_clue",
                 "that clue touches no card (empty clues are off at this table)")
         state.clues -= 1
+        touched_ids = {c.id for c in touched}
+        # slots: the touched cards' positions in the hand as shown (1 = oldest, left), so
+        # the log can say "slots 2 and 4" the way players point at cards
         entry = {"type": "clue", "seat": seat, "target": target, **detail,
-                 "cards": [c.id for c in touched]}
+                 "cards": [c.id for c in touched],
+                 "slots": [i + 1 for i, c in enumerate(hand) if c.id in touched_ids]}
         state.log.append(entry)
         return [Event("clue", {k: v for k, v in entry.items() if k != "type"})]
 
@@ -371,6 +383,9 @@ class HanabiEngine(BaseEngine):
             "me": seat,
             "options": state.options,
             "colors": list(colors),
+            # how many of each card the deck holds ({colour: [copies of 1..5]}): public, and
+            # what tells a player that a card's last copy is the one left
+            "copies": {c: [1 if c == MULTICOLOR else COPIES[r] for r in RANKS] for c in colors},
             "turn": None if state.over else state.turn,
             "turns_taken": state.turns_taken,
             "clues": state.clues,

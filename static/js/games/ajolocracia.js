@@ -3,6 +3,8 @@
 // scores) and sends only actions listed in legal_actions. It holds no rules: what may be
 // picked, picked twice ("¡Ajolocracia!") or taken back comes from the server.
 import { svg } from "../svg.js";
+import { handDock } from "../ui/dock.js";
+import { scoreChart } from "../ui/chart.js";
 
 // the tableau groups of the view, in display order, and the score row each one feeds
 const GROUPS = ["citizenship", "isopods_algae", "beetles_annelids", "institutions", "ambystoma", "environment", "ine", "values"];
@@ -205,9 +207,12 @@ function handCard(ctx, message, card, twoPossible) {
   if (ui.choosingSecond && isFirst) tag = t("ajolocracia.first_card");
   if (isSecond) tag = t("ajolocracia.second_card");
   const classes = ["aj-hand-card", picked && "aj-selected", isFirst && "aj-local", isSecond && "aj-second"].filter(Boolean).join(" ");
+  // the button's name is its visible caption (and tag): the picture says it again, so it is hidden
+  const picture = cardSvg(card.kind, name);
+  picture.setAttribute("aria-hidden", "true");
   return el("button", { type: "button", class: classes, "aria-pressed": picked || isFirst || isSecond ? "true" : "false", disabled, onclick,
-    "aria-label": `${t("ajolocracia.pick")}: ${name}`, dataset: { card: String(card.id), kind: card.kind, focus: `card-${card.id}` } },
-  cardSvg(card.kind, name),
+    dataset: { card: String(card.id), kind: card.kind, focus: `card-${card.id}` } },
+  picture,
   el("span", { class: "aj-cap" }, name),
   tag ? el("span", { class: "aj-tag" }, tag) : null);
 }
@@ -238,12 +243,14 @@ function handSection(ctx, message) {
   }
   const unpick = { type: "unpick" };
   if (!ui.choosingSecond && ctx.isLegal(unpick)) buttons.push(button("secondary aj-unpick", "aj-unpick", t("ajolocracia.unpick"), () => send(unpick)));
-  return el("section", { class: `card aj-hand${pick.length ? " aj-has-pick" : ""}${ui.choosingSecond ? " aj-choosing-second" : ""}`, "aria-label": t("ajolocracia.your_hand") },
+  const dock = handDock(ctx, { label: t("ajolocracia.your_hand") },
     el("h3", {}, t("ajolocracia.your_hand"), " ", el("span", { class: "muted" }, t("ajolocracia.hand_size", { n: view.hand.length }))),
     el("p", { class: "aj-hint" }, pick.length === 2 && ui.first === null ? el("strong", { class: "aj-shout" }, `${t("ajolocracia.ajolocracia")} `) : null, hint),
     twoPossible && ui.first === null ? el("p", { class: "aj-ine-help muted" }, t("ajolocracia.ine_help")) : null,
     el("div", { class: "aj-hand-cards" }, view.hand.map((card) => handCard(ctx, message, card, twoPossible))),
     buttons.length ? el("div", { class: "aj-hand-actions row" }, buttons) : null);
+  dock.classList.add("aj-hand", ...[pick.length && "aj-has-pick", ui.choosingSecond && "aj-choosing-second"].filter(Boolean));
+  return dock;
 }
 
 function revealBlock(ctx, reveal, title) {
@@ -376,10 +383,15 @@ function finalBanner(ctx, message) {
   const winners = outcome ? outcome.winners : scores.flatMap((s, i) => (s === Math.max(...scores) ? [i] : []));
   const top = Math.max(...scores);
   const tiebreak = scores.filter((s) => s === top).length > winners.length;
+  // the scores round by round, and the values' bonus as the last step
+  const bonus = view.values_bonus;
+  const rounds = [...view.results.map((r) => r.scores.map((row) => row.total)), ...(bonus ? [bonus.total] : [])];
+  const labels = [...view.results.map((r) => t("ajolocracia.table.round_short", { n: r.round })), ...(bonus ? [t("ajolocracia.table.values_short")] : [])];
   return el("section", { class: "card aj-final", role: "status" },
     el("h2", {}, t("ajolocracia.game_over")),
     el("p", { class: "aj-winner" }, t(winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, winners) })),
-    tiebreak ? el("p", { class: "muted" }, t("ajolocracia.tiebreak")) : null);
+    tiebreak ? el("p", { class: "muted" }, t("ajolocracia.tiebreak")) : null,
+    rounds.length ? scoreChart(ctx, { title: t("ajolocracia.chart"), names: view.players.map((_, seat) => ctx.seatName(seat)), rounds, labels }) : null);
 }
 
 // ------------------------------------------------------------------ entry points

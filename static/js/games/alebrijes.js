@@ -156,7 +156,7 @@ function dock(ctx, message) {
       const on = local.selected.has(card.id);
       return el("li", {}, el("button", {
         class: `ab-card${on ? " selected" : ""}`, "aria-pressed": on ? "true" : "false", disabled: !mine,
-        dataset: { focusKey: `card-${card.id}` }, "aria-label": cardName(ctx, card),
+        dataset: { focusKey: `card-${card.id}` },
         onclick: () => { if (on) local.selected.delete(card.id); else local.selected.add(card.id); ctx.rerender(); },
       }, face(ctx, card)));
     }));

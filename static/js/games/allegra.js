@@ -153,7 +153,7 @@ function strip(ctx, message) {
   const order = [];
   for (let i = 0; i < n; i++) order.push((me + 1 - i + 2 * n) % n);
   const wrap = order[order.length - 1]; // its right column belongs to the first grid's owner's display
-  return el("div", { class: "al-table", role: "group", "aria-label": t("allegra.table") },
+  return el("div", { class: "al-table", role: "group", tabindex: "0", "aria-label": t("allegra.table") },
     el("div", { class: "al-strip" },
       el("div", { class: "al-ghost", title: t("allegra.ghost", { player: who(ctx, wrap) }) },
         el("span", { class: "al-ghost-name muted", "aria-hidden": "true" }, who(ctx, wrap)),

@@ -90,15 +90,22 @@ function draftSection(ctx, message) {
   const prompt = d.picker === me
     ? (d.to === me ? t(`${P}.label.draft_you_keep`) : t(`${P}.label.draft_you_give`, { player: ctx.seatName(d.to) }))
     : t(`${P}.label.draft_other`, { player: ctx.seatName(d.picker), to: ctx.seatName(d.to) });
-  return el("section", { class: `card bg-draft${d.picker === me ? " mine" : ""}` },
+  const parts = [
     el("h2", {}, t(`${P}.label.pool`)),
     el("p", { class: "bg-prompt" }, prompt),
     el("div", { class: "bg-pool" }, view.pool.map((b) => {
       const type = view.block_types[b];
       const label = blockName(ctx, type);
       return button(ctx, { type: "draft", block: b }, `draft-${b}`, [blockThumb(ctx, type, 48), el("span", {}, label)],
-        { class: "bg-pool-block", "aria-label": t(`${P}.action.draft`, { block: label }) });
-    })));
+        { class: "bg-pool-block" });
+    }))];
+  // your pick: the pool is your hand for now, kept in view by the shared dock
+  if (d.picker === me) {
+    const dock = handDock(ctx, { label: t(`${P}.label.pool`) }, ...parts);
+    dock.classList.add("bg-draft", "mine");
+    return dock;
+  }
+  return el("section", { class: "card bg-draft" }, ...parts);
 }
 
 function reasonsList(ctx, view, build) {
@@ -189,7 +196,12 @@ function guessSection(ctx, message) {
         build.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(build.guessers[0]) })}` : ""));
     }
   }
-  return parts.length ? el("div", { class: "bg-guessing" }, parts) : null;
+  if (!parts.length) return null;
+  // what you must answer (a guess, the builder's question) sits in the dock
+  const yours = parts.filter((p) => p.classList.contains("mine"));
+  const rest = parts.filter((p) => !p.classList.contains("mine"));
+  return el("div", { class: "bg-guessing" },
+    yours.length ? handDock(ctx, { label: t(`${P}.label.question_dock`) }, ...yours) : null, rest);
 }
 
 function builderDock(ctx, message) {

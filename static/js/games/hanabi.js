@@ -1,60 +1,128 @@
 // Hanabi client: draws the server's view and offers exactly the legal actions it lists.
-// It holds no rules: what may be clued, played or discarded comes from legal_actions.
+// It holds no rules: what may be clued, played or discarded comes from legal_actions; how
+// many copies each card has comes from the view. Cards are the shared faces of ../ui/cards.js
+// (a symbol per colour); your hand sits in the shared dock (../ui/dock.js).
 import { svg } from "../svg.js";
+import { cardSvg, symbolShape, symbolSvg } from "../ui/cards.js";
+import { handDock } from "../ui/dock.js";
 
-const FILL = { red: "#d62828", green: "#2a9d3f", black: "#2b2b2b", blue: "#1d5fd0", yellow: "#e0b400", multi: "url(#hanabi-rainbow)" };
+// fills chosen so the white corner value on them meets WCAG AA (yellow takes dark ink)
+const FILL = { red: "#c62828", green: "#1e7b34", black: "#1b1b1b", blue: "#1d5fd0", yellow: "#f2c94c", multi: "url(#hanabi-rainbow)" };
+const INK = { yellow: "#1f2230" };
+const UNCLUED = "#5a6483"; // a card back nobody clued: slate, with a dashed frame
+const HIGHLIGHT_MS = 5000;
 
+// page state kept across renders: the newest clue's cards (highlighted for a moment)
+const flash = { table: null, logLength: -1, ids: new Set(), until: 0, timer: null };
 
 // one shared gradient definition for multicolour cards
 function defs() {
-  const node = svg("svg", { width: 0, height: 0, "aria-hidden": "true" },
+  const node = svg("svg", { width: 0, height: 0, "aria-hidden": "true", focusable: "false" },
     svg("defs", {}, svg("linearGradient", { id: "hanabi-rainbow", x1: 0, y1: 0, x2: 1, y2: 1 },
-      ...["#d62828", "#e0b400", "#2a9d3f", "#1d5fd0", "#7b2cbf"].map((c, i) =>
+      ...["#c62828", "#b38600", "#1e7b34", "#1d5fd0", "#6b3fa0"].map((c, i) =>
         svg("stop", { offset: `${i * 25}%`, "stop-color": c })))));
   // through the CSSOM, not a style="" attribute (the Content-Security-Policy refuses those)
   node.style.position = "absolute";
   return node;
 }
 
-export function cardFace(color, rank, label) {
-  return svg("svg", { class: "hcard", viewBox: "0 0 60 84", role: "img", "aria-label": label },
-    svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill: FILL[color] || "#888", stroke: "#fff", "stroke-width": 2 }),
-    svg("circle", { cx: 30, cy: 42, r: 17, fill: "rgba(255,255,255,0.9)" }),
-    svg("text", { x: 30, y: 50, "text-anchor": "middle", "font-size": 24, "font-weight": 700, fill: color === "yellow" ? "#7a5c00" : "#222" }, rank),
-    svg("text", { x: 8, y: 17, "font-size": 13, "font-weight": 700, fill: "#fff" }, rank));
+const colorName = (ctx, color) => ctx.t("color." + color);
+const cardLabel = (ctx, color, rank) => `${colorName(ctx, color)} ${rank}`;
+
+export function cardFace(ctx, color, rank, { marks = [], className = "" } = {}) {
+  return cardSvg({ fill: FILL[color] || "#888", ink: INK[color] || "#fff", value: rank, symbol: color,
+    label: cardLabel(ctx, color, rank), marks, className: `hcard ${className}`.trim() });
 }
 
-function cardBack(knowledge, label) {
-  const colors = knowledge.possible_colors;
-  const ranks = knowledge.possible_ranks;
-  const fill = knowledge.color ? FILL[knowledge.color] : "#3a3f55";
-  const node = svg("svg", { class: "hcard back", viewBox: "0 0 60 84", role: "img", "aria-label": label },
-    svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill, stroke: "#fff", "stroke-width": 2, opacity: knowledge.color ? 0.85 : 1 }));
-  // pips for the colours it may still be
-  colors.forEach((c, i) => node.append(svg("circle", { cx: 9 + i * 8.5, cy: 10, r: 3.3, fill: FILL[c], stroke: "#fff", "stroke-width": 0.8 })));
-  node.append(svg("text", { x: 30, y: 52, "text-anchor": "middle", "font-size": knowledge.rank ? 26 : 11, "font-weight": 700, fill: "#fff" },
-    knowledge.rank ? knowledge.rank : ranks.join(" ")));
+// The back of a card in a hand: its colour when a clue told it (with that colour's symbol,
+// large), else a slate back with a dashed frame; the symbols of the colours it may still
+// be along the top, and its number when known (else the numbers it may still be).
+function cardBack(ctx, k, label) {
+  const known = k.color;
+  const node = svg("svg", { class: `ucard hcard back${known ? " known" : ""}`, viewBox: "0 0 60 84", role: "img", "aria-label": label },
+    svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill: known ? FILL[known] : UNCLUED, stroke: "#fff", "stroke-width": 2 }));
+  if (!known) {
+    node.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 5, fill: "none", stroke: "rgba(255,255,255,.6)", "stroke-width": 1.5, "stroke-dasharray": "4 3" }));
+    const step = 48 / Math.max(1, k.possible_colors.length);
+    k.possible_colors.forEach((c, i) => node.append(symbolShape(c, 6 + i * step + (step - 9) / 2, 8, 9,
+      { fill: FILL[c] === FILL.multi ? "#fff" : FILL[c], stroke: "#fff" })));
+  } else {
+    node.append(symbolShape(known, 18, 8, 24, { fill: "#fff", stroke: "#1f2230" }));
+  }
+  const ink = known && INK[known] ? INK[known] : "#fff";
+  node.append(svg("text", { x: 30, y: k.rank ? 66 : 62, "text-anchor": "middle", "font-size": k.rank ? 24 : 11, "font-weight": 700, fill: ink },
+    k.rank ? String(k.rank) : k.possible_ranks.join(" ")));
   return node;
 }
 
-function cardLabel(ctx, color, rank) {
-  return `${ctx.t("color." + color)} ${rank}`;
+// Everything the clues told, as a sentence (the card's accessible name).
+function knowledgeText(ctx, k) {
+  const { t } = ctx;
+  const parts = [];
+  if (k.color) parts.push(`${t("hanabi.is")} ${colorName(ctx, k.color)}`);
+  if (k.rank) parts.push(`${t("hanabi.is")} ${k.rank}`);
+  if (!k.color) for (const c of k.not_colors) parts.push(`${t("hanabi.not")} ${colorName(ctx, c)}`);
+  if (!k.rank) for (const r of k.not_ranks) parts.push(`${t("hanabi.not")} ${r}`);
+  return parts.length ? parts.join(", ") : t("hanabi.unknown");
 }
 
-function knowledgeText(ctx, k) {
-  const parts = [];
-  if (k.color) parts.push(`${ctx.t("hanabi.is")} ${ctx.t("color." + k.color)}`);
-  if (k.rank) parts.push(`${ctx.t("hanabi.is")} ${k.rank}`);
-  for (const c of k.not_colors) parts.push(`${ctx.t("hanabi.not")} ${ctx.t("color." + c)}`);
-  for (const r of k.not_ranks) parts.push(`${ctx.t("hanabi.not")} ${r}`);
-  return parts.length ? parts.join(", ") : ctx.t("hanabi.unknown");
+// The same, short enough for a caption under a card: a positive clue makes its negatives
+// redundant, so they are left out; negatives are listed compactly ("≠ red, 3").
+function knowledgeCaption(ctx, k) {
+  const { t } = ctx;
+  const known = [k.color ? colorName(ctx, k.color) : null, k.rank ? String(k.rank) : null].filter(Boolean);
+  const not = [...(k.color ? [] : k.not_colors.map((c) => colorName(ctx, c))), ...(k.rank ? [] : k.not_ranks.map(String))];
+  if (!known.length && !not.length) return t("hanabi.unknown");
+  return [known.join(" "), not.length ? `≠ ${not.join(", ")}` : ""].filter(Boolean).join(" · ");
+}
+
+// copies of (colour, rank) not yet discarded, and whether that card is still needed
+function copiesLeft(view, color, rank) {
+  const total = view.copies[color][rank - 1];
+  return total - view.discard.filter((c) => c.color === color && c.rank === rank).length;
+}
+const stillNeeded = (view, color, rank) => view.fireworks[color] < rank;
+const isLastCopy = (view, color, rank) => stillNeeded(view, color, rank) && copiesLeft(view, color, rank) === 1;
+
+function lastCopyMark() {
+  return svg("g", { class: "last-copy", "aria-hidden": "true" },
+    svg("circle", { cx: 49, cy: 73, r: 8, fill: "#fff", stroke: "#9a3412", "stroke-width": 2 }),
+    svg("text", { x: 49, y: 77.5, "text-anchor": "middle", "font-size": 13, "font-weight": 800, fill: "#9a3412" }, "!"));
 }
 
 function tokens(ctx, label, count, max, cls) {
   const { el } = ctx;
-  return el("div", { class: `tokens ${cls}`, "aria-label": `${label}: ${count}/${max}` },
+  return el("div", { class: `tokens ${cls}` },
     el("span", { class: "token-label" }, `${label} ${count}/${max}`),
-    el("span", { class: "token-row" }, Array.from({ length: max }, (_, i) => el("span", { class: `token${i < count ? " full" : ""}` }))));
+    el("span", { class: "token-row", "aria-hidden": "true" }, Array.from({ length: max }, (_, i) => el("span", { class: `token${i < count ? " full" : ""}` }))));
+}
+
+// ------------------------------------------------------------------------ notes
+
+const notesKey = (tableId) => `ludoteca.hanabi.notes.${tableId}`;
+function loadNotes(tableId) {
+  try { return JSON.parse(localStorage.getItem(notesKey(tableId)) || "{}"); } catch (error) { return {}; }
+}
+function saveNote(tableId, cardId, text) {
+  const notes = loadNotes(tableId);
+  if (text) notes[cardId] = text; else delete notes[cardId];
+  try { localStorage.setItem(notesKey(tableId), JSON.stringify(notes)); } catch (error) { /* private mode: kept for this page only */ }
+}
+
+// ------------------------------------------------------------------------ hands
+
+function slotFigure(ctx, view, card, index, { mine, notes }) {
+  const { el, t } = ctx;
+  const k = card.knowledge;
+  const faceUp = !!card.color;
+  const last = faceUp && isLastCopy(view, card.color, card.rank);
+  const label = faceUp ? `${cardLabel(ctx, card.color, card.rank)}${last ? ` (${t("hanabi.last_copy")})` : ""}. ${knowledgeText(ctx, k)}`
+    : knowledgeText(ctx, k);
+  const note = mine ? notes[card.id] : null;
+  return el("figure", { class: `slot${flash.ids.has(card.id) ? " clued-now" : ""}`, dataset: { card: card.id, slot: index + 1 } },
+    el("span", { class: "slot-number", "aria-hidden": "true" }, String(index + 1)),
+    faceUp ? cardFace(ctx, card.color, card.rank, { marks: last ? [lastCopyMark()] : [] }) : cardBack(ctx, k, `${t("hanabi.slot", { n: index + 1 })}: ${label}`),
+    el("figcaption", {}, knowledgeCaption(ctx, k), note ? el("span", { class: "note" }, note) : null));
 }
 
 function otherHand(ctx, message, seat) {
@@ -63,60 +131,106 @@ function otherHand(ctx, message, seat) {
   const clueButtons = [];
   for (const color of view.colors) {
     const action = { type: "clue", target: seat, color };
-    if (ctx.isLegal(action)) clueButtons.push(el("button", { class: `clue color-${color}`, onclick: () => ctx.send(action), title: t("color." + color) }, t("color." + color)));
+    if (ctx.isLegal(action)) {
+      clueButtons.push(el("button", { class: `clue color-${color}`, onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${color}` } },
+        symbolSvg(color, 16, { fill: "#fff", stroke: "#1f2230" }), " ", colorName(ctx, color)));
+    }
   }
   for (const rank of [1, 2, 3, 4, 5]) {
     const action = { type: "clue", target: seat, rank };
-    if (ctx.isLegal(action)) clueButtons.push(el("button", { class: "clue rank", onclick: () => ctx.send(action) }, String(rank)));
+    if (ctx.isLegal(action)) clueButtons.push(el("button", { class: "clue rank", onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${rank}` } }, String(rank)));
   }
-  return el("section", { class: `card hand${view.turn === seat ? " acting" : ""}` },
-    el("h3", {}, t("hanabi.hand_of", { name: ctx.seatName(seat) })),
-    el("div", { class: "cards" }, view.hands[seat].map((c) => el("figure", { class: "slot", dataset: { card: c.id } },
-      c.color ? cardFace(c.color, c.rank, cardLabel(ctx, c.color, c.rank)) : cardBack(c.knowledge, knowledgeText(ctx, c.knowledge)),
-      el("figcaption", {}, knowledgeText(ctx, c.knowledge))))),
+  const title = t("hanabi.hand_of", { name: ctx.seatName(seat) });
+  return el("section", { class: `card hand${view.turn === seat ? " acting" : ""}`, "aria-label": title },
+    el("h3", {}, title),
+    el("div", { class: "cards" }, view.hands[seat].map((c, i) => slotFigure(ctx, view, c, i, { mine: false }))),
     clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
-      el("span", { class: "muted" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons) : null);
+      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons) : null);
 }
+
+function noteEditor(ctx, message, cardId, index) {
+  const { el, t } = ctx;
+  const tableId = message.table.id;
+  const input = el("input", { id: "hanabi-note", maxlength: 40, value: loadNotes(tableId)[cardId] || "",
+    "aria-label": t("hanabi.note_for", { n: index + 1 }), dataset: { focusKey: "note-input" } });
+  const close = () => { editing.card = null; ctx.rerender(); };
+  const save = () => { saveNote(tableId, cardId, input.value.trim()); editing.focus = `note-${cardId}`; close(); };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); save(); }
+    if (event.key === "Escape") { event.preventDefault(); editing.focus = `note-${cardId}`; close(); }
+  });
+  return el("form", { class: "note-editor row", onsubmit: (event) => { event.preventDefault(); save(); } },
+    el("label", { for: "hanabi-note" }, t("hanabi.note_for", { n: index + 1 })), input,
+    el("button", { type: "submit", dataset: { focusKey: "note-save" } }, t("hanabi.note_save")));
+}
+
+// which of your cards has its note editor open (one at a time)
+const editing = { card: null, focus: null };
 
 function myHand(ctx, message) {
   const { el, t } = ctx;
   const seat = message.seat;
   const view = message.view;
-  return el("section", { class: `card hand mine${view.turn === seat ? " acting" : ""}` },
-    el("h3", {}, t("hanabi.your_hand")),
-    el("div", { class: "cards" }, view.hands[seat].map((c) => {
+  const notes = loadNotes(message.table.id);
+  const mine = view.turn === seat;
+  const hand = view.hands[seat];
+  if (editing.card !== null && !hand.some((c) => c.id === editing.card)) editing.card = null;
+  return handDock(ctx, { label: t("hanabi.your_hand") },
+    el("h3", {}, view.over ? t("hanabi.your_hand_shown") : t("hanabi.your_hand")),
+    el("div", { class: "cards" }, hand.map((c, i) => {
       const play = { type: "play", card: c.id };
       const discard = { type: "discard", card: c.id };
-      return el("figure", { class: "slot", dataset: { card: c.id } },
-        cardBack(c.knowledge, knowledgeText(ctx, c.knowledge)),
-        el("figcaption", {}, knowledgeText(ctx, c.knowledge)),
-        el("div", { class: "card-actions" },
-          ctx.isLegal(play) ? el("button", { onclick: () => ctx.send(play), class: "play" }, t("hanabi.play")) : null,
-          ctx.isLegal(discard) ? el("button", { onclick: () => ctx.send(discard), class: "secondary discard" }, t("hanabi.discard_action")) : null));
-    })));
+      const canPlay = ctx.isLegal(play);
+      const canDiscard = ctx.isLegal(discard);
+      // the card itself opens its note (a 44 px target without another button per card)
+      return el("div", { class: "my-slot" },
+        el("button", { class: "card-button note-button", onclick: () => { editing.card = c.id; editing.focus = "note-input"; ctx.rerender(); },
+          dataset: { focusKey: `note-${c.id}`, slot: i + 1 }, "aria-expanded": editing.card === c.id ? "true" : "false" },
+        slotFigure(ctx, view, c, i, { mine: true, notes }), el("span", { class: "visually-hidden" }, ` ${t("hanabi.note")}`)),
+        view.over ? null : el("div", { class: "card-actions" },
+          el("button", { class: "play", disabled: !canPlay, onclick: () => ctx.send(play), dataset: { focusKey: `play-${c.id}`, slot: i + 1 },
+            "aria-keyshortcuts": "P" }, t("hanabi.play")),
+          el("button", { class: "secondary discard", disabled: !canDiscard, onclick: () => ctx.send(discard), dataset: { focusKey: `discard-${c.id}`, slot: i + 1 },
+            "aria-keyshortcuts": "D" }, t("hanabi.discard_action"))));
+    })),
+    editing.card !== null ? noteEditor(ctx, message, editing.card, hand.findIndex((c) => c.id === editing.card)) : null,
+    !view.over ? el("p", { class: "shortcuts muted", id: "hanabi-shortcuts" }, t(mine ? "hanabi.shortcuts" : "hanabi.shortcuts_wait")) : null);
 }
+
+// ------------------------------------------------------------------------ the table
 
 function fireworks(ctx, view) {
   const { el, t } = ctx;
-  return el("section", { class: "card fireworks" },
-    el("h3", {}, t("hanabi.fireworks")),
+  return el("section", { class: "card fireworks", "aria-labelledby": "hanabi-fireworks" },
+    el("h3", { id: "hanabi-fireworks" }, t("hanabi.fireworks")),
     el("div", { class: "cards" }, view.colors.map((color) => {
       const height = view.fireworks[color];
       return el("figure", { class: "slot", dataset: { color } },
-        height ? cardFace(color, height, cardLabel(ctx, color, height)) :
-          svg("svg", { class: "hcard empty", viewBox: "0 0 60 84", role: "img", "aria-label": `${t("color." + color)} 0` },
-            svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "none", stroke: FILL[color] === "url(#hanabi-rainbow)" ? "#7b2cbf" : FILL[color], "stroke-width": 3, "stroke-dasharray": "6 4" })),
-        el("figcaption", {}, `${t("color." + color)} ${height}`));
+        height ? cardFace(ctx, color, height) :
+          svg("svg", { class: "ucard hcard empty", viewBox: "0 0 60 84", role: "img", "aria-label": `${colorName(ctx, color)} 0` },
+            svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "#fff", stroke: color === "multi" ? "#6b3fa0" : FILL[color], "stroke-width": 3, "stroke-dasharray": "6 4" }),
+            symbolShape(color, 18, 30, 24, { fill: color === "multi" ? "#6b3fa0" : FILL[color], stroke: "#1f2230" })),
+        el("figcaption", {}, `${colorName(ctx, color)} ${height}`));
     })));
 }
 
 function discards(ctx, view) {
   const { el, t } = ctx;
   const byColor = view.colors.map((color) => [color, view.discard.filter((c) => c.color === color).sort((a, b) => a.rank - b.rank)]);
-  return el("section", { class: "card discards" },
-    el("h3", {}, `${t("hanabi.discard")} (${view.discard.length})`),
+  // cards whose only copy left is somewhere in the deck or a hand, and still needed
+  const warnings = [];
+  for (const color of view.colors) {
+    for (let rank = 1; rank <= 5; rank++) {
+      const discarded = view.discard.some((c) => c.color === color && c.rank === rank);
+      if (discarded && isLastCopy(view, color, rank)) warnings.push(cardLabel(ctx, color, rank));
+    }
+  }
+  return el("section", { class: "card discards", "aria-labelledby": "hanabi-discards" },
+    el("h3", { id: "hanabi-discards" }, `${t("hanabi.discard")} (${view.discard.length})`),
+    warnings.length ? el("p", { class: "last-copy-warning" }, el("strong", {}, "! "), t("hanabi.last_copies", { cards: warnings.join(", ") })) : null,
     view.discard.length ? el("div", { class: "discard-rows" }, byColor.filter(([, cards]) => cards.length).map(([color, cards]) =>
-      el("div", { class: "discard-row" }, cards.map((c) => cardFace(c.color, c.rank, cardLabel(ctx, c.color, c.rank))))))
+      el("div", { class: "discard-row" }, cards.map((c) => cardFace(ctx, c.color, c.rank, {
+        marks: isLastCopy(view, c.color, c.rank) ? [lastCopyMark()] : [], className: "small" })))))
       : el("p", { class: "muted" }, t("hanabi.discard_empty")));
 }
 
@@ -128,37 +242,97 @@ function finalBanner(ctx, view) {
     el("p", { class: "muted" }, t(`hanabi.reason.${view.over}`)));
 }
 
+// The newest clue's cards glow for a few seconds (only a clue that arrives while you look).
+function trackClue(message) {
+  const log = message.view.log;
+  if (flash.table !== message.table.id) Object.assign(flash, { table: message.table.id, logLength: log.length, ids: new Set() });
+  if (log.length > flash.logLength) {
+    const newest = log[log.length - 1];
+    flash.ids = newest.type === "clue" && flash.logLength >= 0 ? new Set(newest.cards) : new Set();
+    flash.until = performance.now() + HIGHLIGHT_MS;
+  }
+  flash.logLength = log.length;
+  if (performance.now() > flash.until) flash.ids = new Set();
+}
+
+// Keyboard shortcuts: 1-5 go to your card in that slot, P plays it, D discards it, C goes to
+// the first clue button, N writes a note. Never while typing in a field.
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  const hand = document.getElementById("my-hand");
+  if (!hand) return;
+  const key = event.key.toLowerCase();
+  const slotOf = () => (target && target.dataset ? target.dataset.slot : null) || null;
+  let next = null;
+  if (/^[1-6]$/.test(key)) next = hand.querySelectorAll(".my-slot")[Number(key) - 1]?.querySelector("button:not([disabled])");
+  else if (key === "p" || key === "d") {
+    const slot = slotOf();
+    const button = slot && hand.querySelector(`button.${key === "p" ? "play" : "discard"}[data-slot="${slot}"]`);
+    if (button && !button.disabled) { event.preventDefault(); button.click(); return; }
+    next = slot ? null : hand.querySelector(".my-slot button:not([disabled])");
+  } else if (key === "c") next = document.querySelector("#game .clues button");
+  else if (key === "n") {
+    const slot = slotOf();
+    if (slot) next = hand.querySelectorAll(".my-slot")[Number(slot) - 1]?.querySelector(".note-button");
+  }
+  if (next) { event.preventDefault(); next.focus(); }
+}
+let keysBound = false;
+
 export function render(root, message, ctx) {
   const { el, t } = ctx;
   const view = message.view;
   if (!view) { root.replaceChildren(); return; }
+  if (!keysBound) { document.addEventListener("keydown", onKey); keysBound = true; }
+  trackClue(message);
+  if (flash.ids.size) {
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => { flash.ids = new Set(); for (const n of root.querySelectorAll(".clued-now")) n.classList.remove("clued-now"); },
+      Math.max(0, flash.until - performance.now()));
+  }
+  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
   const me = message.seat;
   const order = [];
   for (let i = 1; i <= view.seats; i++) order.push(((me ?? -1) + i + view.seats) % view.seats);
   const others = me === null ? order : order.filter((s) => s !== me);
-  root.replaceChildren(...[
-    defs(),
-    view.over ? finalBanner(ctx, view) : null,
+  root.replaceChildren(defs(), el("div", { class: "hanabi-board" }, ...[
+    view.over ? finalBanner(rctx, view) : null,
     el("section", { class: "card status-bar" },
-      tokens(ctx, t("hanabi.clues"), view.clues, view.max_clues, "blue"),
-      tokens(ctx, t("hanabi.fuses"), view.fuses, view.max_fuses, "red"),
+      tokens(rctx, t("hanabi.clues"), view.clues, view.max_clues, "blue"),
+      tokens(rctx, t("hanabi.fuses"), view.fuses, view.max_fuses, "red"),
       el("span", { class: "stat" }, `${t("hanabi.deck")}: `, el("strong", { id: "deck-count" }, view.deck)),
       el("span", { class: "stat" }, `${t("hanabi.score")}: `, el("strong", { id: "score" }, view.score), `/${view.max_score}`),
       view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn" }, t("hanabi.final_round", { n: view.final_turns_left })) : null),
-    fireworks(ctx, view),
-    ...others.map((seat) => otherHand(ctx, message, seat)),
-    me !== null ? myHand(ctx, message) : null,
-    discards(ctx, view)].filter(Boolean));
+    fireworks(rctx, view),
+    el("div", { class: "hands-grid" }, others.map((seat) => otherHand(rctx, message, seat))),
+    discards(rctx, view),
+    me !== null ? myHand(rctx, message) : null].filter(Boolean)));
+  if (editing.focus) {
+    const target = root.querySelector(editing.focus === "note-input" ? "#hanabi-note" : `[data-focus-key="${editing.focus}"]`);
+    editing.focus = null;
+    if (target) target.focus();
+  }
+}
+
+function slotList(ctx, slots) {
+  if (!slots || !slots.length) return ctx.t("hanabi.log.no_slot");
+  const last = slots[slots.length - 1];
+  const list = slots.length === 1 ? String(last) : `${slots.slice(0, -1).join(", ")} ${ctx.t("hanabi.log.and")} ${last}`;
+  return ctx.t(slots.length === 1 ? "hanabi.log.slot" : "hanabi.log.slots", { slots: list });
 }
 
 export function logLines(message, ctx) {
   if (!message.view) return [];
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
-  const card = (c) => `${t("color." + c.color)} ${c.rank}`;
+  const card = (c) => cardLabel(ctx, c.color, c.rank);
   return message.view.log.map((e) => {
-    if (e.type === "clue" && e.color) return t("hanabi.log.clue_color", { giver: name(e.seat), target: name(e.target), n: e.cards.length, color: t("colors." + e.color) });
-    if (e.type === "clue") return t("hanabi.log.clue_rank", { giver: name(e.seat), target: name(e.target), n: e.cards.length, rank: e.rank });
+    if (e.type === "clue") {
+      return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
+        clue: e.color ? t("color." + e.color) : String(e.rank), slots: slotList(ctx, e.slots) });
+    }
     if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
     return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
   });

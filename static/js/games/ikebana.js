@@ -2,6 +2,9 @@
 // round results) and offers exactly the actions listed in legal_actions. It holds no rules:
 // prices, payees and scores all come from the view; the log is built from the events.
 import { svg } from "../svg.js";
+import { symbolShape } from "../ui/cards.js";
+import { handDock } from "../ui/dock.js";
+import { scoreChart } from "../ui/chart.js";
 
 const PETAL = { red: "#d62839", green: "#2f9e48", black: "#2b2b2b", blue: "#1f63d6", yellow: "#f2c200" };
 const INK = { red: "#b3172b", green: "#1f7a36", black: "#222", blue: "#1a54b8", yellow: "#8a6a00", wild: "#4a2d6e" };
@@ -42,6 +45,8 @@ function cardSvg(ctx, card, cls = "") {
       stroke: wild ? "url(#ikebana-rainbow)" : PETAL[card.colour], "stroke-width": 4 }),
     ...petals,
     svg("circle", { cx: 30, cy: 30, r: 5, fill: "#fff3c4", stroke: "#c9a227", "stroke-width": 1 }),
+    // the colour's symbol in the corner: colour is never the only cue (bonuses count colours)
+    symbolShape(card.colour, 3.5, 3.5, 14, { fill: wild ? "#6b3fa0" : PETAL[card.colour], stroke: "#1f2230" }),
     svg("text", { x: 30, y: 75, "text-anchor": "middle", "font-size": 22, "font-weight": 800,
       "font-family": "system-ui, sans-serif", fill: INK[card.colour] || "#222" }, card.number));
 }
@@ -89,16 +94,16 @@ function actionButtons(ctx, message) {
   for (const action of message.legal_actions) {
     const send = () => ctx.send(action);
     if (action.type === "draw") {
-      buttons.push(el("button", { class: "ik-draw", dataset: { action: "draw", key: "draw" }, onclick: send }, t("ikebana.action.draw")));
+      buttons.push(el("button", { class: "ik-draw", dataset: { action: "draw", focusKey: "draw" }, onclick: send }, t("ikebana.action.draw")));
     } else if (action.type === "keep") {
-      buttons.push(el("button", { class: "ik-keep", dataset: { action: "keep", key: "keep" }, onclick: send }, t("ikebana.action.keep")));
+      buttons.push(el("button", { class: "ik-keep", dataset: { action: "keep", focusKey: "keep" }, onclick: send }, t("ikebana.action.keep")));
     } else if (action.type === "reject") {
       const price = view.reject_price;
-      buttons.push(el("button", { class: "secondary ik-reject", dataset: { action: "reject", key: "reject", price: price.amount, to: price.to }, onclick: send },
+      buttons.push(el("button", { class: "secondary ik-reject", dataset: { action: "reject", focusKey: "reject", price: price.amount, to: price.to }, onclick: send },
         t("ikebana.action.reject", { n: price.amount, player: name(ctx, price.to) })));
     } else if (action.type === "buy") {
       const top = view.players[action.from].pile.top;
-      buttons.push(el("button", { class: "ik-buy", dataset: { action: "buy", key: `buy-${action.from}`, from: action.from, price: top.number }, onclick: send },
+      buttons.push(el("button", { class: "ik-buy", dataset: { action: "buy", focusKey: `buy-${action.from}`, from: action.from, price: top.number }, onclick: send },
         t("ikebana.action.buy", { card: cardName(ctx, top), player: name(ctx, action.from), n: top.number })));
     }
   }
@@ -124,11 +129,18 @@ function turnPanel(ctx, message) {
     lines.push(el("p", { class: "ik-price muted", id: "ik-reject-price" }, t("ikebana.label.reject_price", { n: price.amount, player: name(ctx, price.to) })));
   }
   const buttons = mine ? actionButtons(ctx, message) : [];
-  return el("section", { class: `card ik-turn${mine ? " mine" : ""}`, "aria-label": t("ikebana.phase." + view.phase) },
+  const parts = [
     el("h2", { id: "ik-turn" }, mine ? t("ikebana.turn.yours") : t("ikebana.turn.other", { player: name(ctx, view.current) })),
     mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${view.phase}`)) : null,
     lines,
-    buttons.length ? el("div", { class: "actions ik-actions", role: "group" }, buttons) : null);
+    buttons.length ? el("div", { class: "actions ik-actions", role: "group", "aria-labelledby": "ik-turn" }, buttons) : null];
+  // at your turn the drawn card and its buttons are your hand: the shared dock keeps them in view
+  if (mine) {
+    const dock = handDock(ctx, { label: t("ikebana.turn.yours") }, ...parts);
+    dock.classList.add("ik-turn", "mine");
+    return dock;
+  }
+  return el("section", { class: "card ik-turn", "aria-labelledby": "ik-turn" }, ...parts);
 }
 
 // ------------------------------------------------------------------------ players
@@ -260,10 +272,14 @@ function finalSection(ctx, message) {
     }
     place += group.length;
   }
+  const rounds = message.view.rounds; // prestige after each round
   return el("section", { class: "card final ik-final", role: "status" },
     el("h2", {}, t("ikebana.phase.over")),
     el("p", { class: "verdict" }, headline),
-    el("ol", { class: "ik-ranking" }, rows));
+    el("ol", { class: "ik-ranking" }, rows),
+    rounds.length ? scoreChart(ctx, { title: t("ikebana.chart"), names: message.view.players.map((p) => name(ctx, p.seat)),
+      rounds: rounds.map((r) => r.prestige), cumulative: false, fromZero: false,
+      labels: rounds.map((r) => t("ikebana.table.round_short", { n: r.round })) }) : null);
 }
 
 // ------------------------------------------------------------------------ entry points
@@ -272,11 +288,8 @@ export function render(root, message, ctx) {
   const { el } = ctx;
   const view = message.view;
   if (!view) { root.replaceChildren(); return; }
-  // keep keyboard focus on the same control across re-renders
-  const active = document.activeElement;
-  const focusKey = active && root.contains(active) && active.dataset ? active.dataset.key : null;
-  const hadFocus = active && root.contains(active);
-
+  // after Draw the turn goes on with Keep/Reject: the keyboard moves on to them
+  const hadFocus = root.contains(document.activeElement);
   const seats = view.players.length;
   const me = message.seat;
   const order = [];
@@ -289,11 +302,11 @@ export function render(root, message, ctx) {
     view.phase !== "over" ? turnPanel(ctx, message) : null,
     el("div", { class: "ik-players" }, order.map((s) => playerSection(ctx, message, view.players[s], size))),
     roundsSection(ctx, message)].filter(Boolean));
-
-  if (hadFocus) {
-    const again = (focusKey && root.querySelector(`[data-key="${focusKey}"]`)) || root.querySelector(".ik-actions button");
-    if (again) again.focus();
+  if (hadFocus && !root.contains(document.activeElement)) {
+    const next = root.querySelector(".ik-actions button");
+    if (next) next.focus();
   }
+
 }
 
 function eventLines(ctx, event) {

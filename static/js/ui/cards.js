@@ -43,7 +43,8 @@ export function symbolSvg(name, size = 16, colors = {}) {
 // back; marks: extra nodes (badges) drawn on top; className: extra classes.
 export function cardSvg({ fill = "#fff", ink = "#1f2230", value = "", symbol = null, label = "",
   back = false, marks = [], className = "" } = {}) {
-  const attrs = { class: `ucard${back ? " back" : ""}${className ? " " + className : ""}`, viewBox: "0 0 60 84", role: "img", "aria-label": label };
+  const attrs = { class: `ucard${back ? " back" : ""}${className ? " " + className : ""}`, viewBox: "0 0 60 84", role: "img", "aria-label": label,
+    "data-symbol": symbol && !back ? (SYMBOLS[symbol] || symbol) : null };
   if (back) {
     return svg("svg", attrs,
       svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill: fill || "#3a3f55", stroke: "#fff", "stroke-width": 2 }),

@@ -7,8 +7,10 @@ const COLORS = ["#1d5fd0", "#b42318", "#2a7d3f", "#8a4b00", "#6b3fa0", "#0e7490"
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 4", "10 4", "4 2 1 2", "3 6"];
 const MARKS = ["circle", "square", "triangle", "diamond", "star", "hexagon", "cross", "heart"];
 
-// rounds: one list of per-seat scores per round; cumulative: draw running totals.
-export function scoreChart(ctx, { title, names, rounds, cumulative = true }) {
+// rounds: one list of per-seat scores per round; cumulative: draw running totals (else each
+// list is already the standing after that round); labels: the x-axis name of each round
+// (default 1, 2, 3...); fromZero: start every line at 0 before the first round.
+export function scoreChart(ctx, { title, names, rounds, cumulative = true, labels = null, fromZero = true }) {
   const { el, t } = ctx;
   const seats = names.length;
   const points = [Array(seats).fill(0)];
@@ -16,6 +18,8 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true }) {
     const prev = points[points.length - 1];
     points.push(round.map((v, s) => (cumulative ? prev[s] : 0) + v));
   }
+  const names0 = ["0", ...(labels || rounds.map((_, i) => String(i + 1)))];
+  if (!fromZero) { points.shift(); names0.shift(); }
   const all = points.flat();
   let lo = Math.min(0, ...all);
   let hi = Math.max(0, ...all);
@@ -30,7 +34,7 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true }) {
       svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10, fill: "#444" }, String(Math.round(v * 10) / 10)));
   }
   for (let i = 0; i < points.length; i += 1) {
-    grid.push(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 10, fill: "#444" }, String(i)));
+    grid.push(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 10, fill: "#444" }, names0[i]));
   }
   const lines = names.map((_, s) => svg("g", {},
     svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p[s])}`).join(" "), fill: "none",
@@ -42,10 +46,11 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true }) {
     el("li", {}, svg("svg", { width: 28, height: 12, viewBox: "0 0 28 12", "aria-hidden": "true" },
       svg("line", { x1: 0, x2: 28, y1: 6, y2: 6, stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
       symbolShape(MARKS[s % MARKS.length], 9, 1, 10, { fill: COLORS[s % COLORS.length], stroke: "#fff" })), ` ${name}`)));
-  const table = el("table", { class: "visually-hidden" },
+  // (a table ignores a 1 px width: the hidden wrapper is what keeps it off the layout)
+  const table = el("div", { class: "visually-hidden" }, el("table", {},
     el("caption", {}, title),
     el("tr", {}, el("th", {}, t("ui.round")), names.map((n) => el("th", {}, n))),
-    points.slice(1).map((p, i) => el("tr", {}, el("th", {}, String(i + 1)), p.map((v) => el("td", {}, String(v))))));
+    points.map((p, i) => (fromZero && i === 0 ? null : el("tr", {}, el("th", {}, names0[i]), p.map((v) => el("td", {}, String(v))))))));
   return el("figure", { class: "score-chart" }, el("figcaption", {}, title), chart, legend, table);
 }
 

@@ -214,10 +214,10 @@ def test_a_colour_clue_touches_every_matching_card_and_records_knowledge() -> No
     assert [c.not_ranks for c in hand] == [[]] * 5
     # the clue is logged for everyone with the touched ids
     assert after.log[-1] == {"type": "clue", "seat": 0, "target": 1, "color": "red",
-                             "cards": [3, 5, 7]}
+                             "cards": [3, 5, 7], "slots": [1, 3, 5]}
     clue_events = [e for e in event_for(events, None) if e["type"] == "clue"]
     assert clue_events == [{"type": "clue", "seat": 0, "target": 1, "color": "red",
-                            "cards": [3, 5, 7]}]
+                            "cards": [3, 5, 7], "slots": [1, 3, 5]}]
     # nobody drew, the turn passed
     assert after.deck == state.deck and after.turn == 1
     # the clued player sees the knowledge but not the cards

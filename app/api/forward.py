@@ -1,0 +1,278 @@
+"""Reaching a table's owner in a cluster: every request about a table goes where it lives.
+
+Several processes share the database and Redis; each table is owned by exactly one of them
+(``app/tables/cluster.py``). Any process accepts any request. Before the application sees a
+request about a table (``/api/tables/<id>...``, ``/ws/tables/<id>``, ``/tables/<id>``,
+``/join/<invite>``), this middleware looks the owner up in Redis:
+
+- nobody owns it, or this process does: the request is served here (the registry takes the
+  table over first if needed);
+- another live process owns it: the HTTP request is forwarded to it as is (method, path,
+  headers, body; the answer streamed back), and a WebSocket is piped both ways, frame by
+  frame, until either side closes.
+
+Why forward in the app rather than route by table id in the proxy: ownership moves (a
+process dies, another takes its tables over) and only Redis knows where a table is now; a
+proxy in front (nginx in docker-compose) can spread connections however it likes, and a
+request that lands on the wrong process costs one hop on loopback or the LAN. The actor
+stays the single writer of its table; the forwarding process holds no game state at all.
+
+A forwarded request carries a header signed with the shared secret key, so the owner serves
+it without forwarding it again and trusts the original host it names (for the WebSocket
+Origin check). Requests from outside can never set it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from redis.exceptions import RedisError
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from app.config import get_settings
+from app.errors import AppError
+from app.tables.cluster import Cluster
+
+log = logging.getLogger(__name__)
+
+FORWARDED = "x-ludoteca-forwarded"
+FORWARDED_HOST = "x-ludoteca-host"
+TABLE_PATH = re.compile(r"^/(?:api/tables|ws/tables|tables)/([A-Za-z0-9_-]{1,64})(?:/|$)")
+INVITE_PATH = re.compile(r"^/join/([A-Za-z0-9_-]{1,128})/?$")
+# not passed on: they describe one hop, not the request
+HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
+              "trailer", "transfer-encoding", "upgrade", "content-length"}
+WS_SKIP = HOP_BY_HOP | {"host", "origin", "sec-websocket-key", "sec-websocket-version",
+                        "sec-websocket-extensions", "sec-websocket-protocol",
+                        "sec-websocket-accept"}
+MAX_BODY = 4 * 1024 * 1024
+SERVICE_RESTART = 1012
+TRY_AGAIN_LATER = 1013
+
+
+def forward_signature(table_id: str) -> str:
+    key = get_settings().resolved_secret_key().encode()
+    return hmac.new(key, f"forward:{table_id}".encode(), hashlib.sha256).hexdigest()
+
+
+def is_forwarded(headers: Headers, table_id: str) -> bool:
+    given = headers.get(FORWARDED)
+    return given is not None and hmac.compare_digest(given, forward_signature(table_id))
+
+
+def original_host(headers: Headers, path: str) -> str | None:
+    """The Host the client used, also when another process forwarded the request here."""
+    match = TABLE_PATH.match(path)
+    if match and headers.get(FORWARDED_HOST) and is_forwarded(headers, match.group(1)):
+        return headers.get(FORWARDED_HOST)
+    return headers.get("host")
+
+
+class ForwardMiddleware:
+    """Serve a table's requests here or send them to the process that owns the table."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._http: httpx.AsyncClient | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        registry = getattr(scope["app"].state, "registry", None)
+        cluster: Cluster | None = getattr(registry, "cluster", None)
+        if cluster is None:
+            await self.app(scope, receive, send)
+            return
+        try:
+            table_id = await self._table_of(scope, registry)
+            target = None
+            if table_id is not None and table_id not in registry.actors \
+                    and not is_forwarded(Headers(scope=scope), table_id):
+                target = await self._owner_url(cluster, table_id)
+        except RedisError:
+            log.warning("cluster: Redis unavailable while routing %s", scope["path"])
+            await _refuse(scope, receive, send, AppError(
+                "storage_unavailable", "the server cannot reach its coordination store; "
+                "try again in a moment", 503))
+            return
+        except AppError as exc:
+            await _refuse(scope, receive, send, exc)
+            return
+        if target is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._forward_http(scope, receive, send, target, table_id or "")
+        else:
+            await _pipe_websocket(scope, receive, send, target, table_id or "")
+
+    async def _table_of(self, scope: Scope, registry: Any) -> str | None:
+        path = scope["path"]
+        match = TABLE_PATH.match(path)
+        if match:
+            return match.group(1)
+        match = INVITE_PATH.match(path)
+        if match:
+            token = match.group(1)
+            return registry._by_invite.get(token) or \
+                await registry.repo.table_id_by_invite(token)
+        return None
+
+    @staticmethod
+    async def _owner_url(cluster: Cluster, table_id: str) -> str | None:
+        """The URL of the process that owns the table, or None to serve it here."""
+        owner = await cluster.owner(table_id)
+        if owner is None or owner == cluster.node_id:
+            return None
+        url = await cluster.node_url(owner)
+        if url is None:  # its process is gone; the lease runs out in a moment
+            raise AppError("table_moving", "this table's server stopped; it is being taken "
+                           "over: try again in a moment", 503)
+        return url
+
+    # ------------------------------------------------------------------ HTTP
+
+    async def _forward_http(self, scope: Scope, receive: Receive, send: Send, target: str,
+                            table_id: str) -> None:
+        body = bytearray()
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if len(body) > MAX_BODY:
+                await _refuse(scope, receive, send, AppError("too_large", "request too large",
+                                                             413))
+                return
+            if not message.get("more_body"):
+                break
+        # the caller's address as this process resolved it (uvicorn already read a trusted
+        # proxy's X-Forwarded-For into it), in place of the chain it came with
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
+                   if k.decode("latin-1").lower() not in HOP_BY_HOP | {"x-forwarded-for"}]
+        headers.append((FORWARDED, forward_signature(table_id)))
+        client = scope.get("client")
+        if client:
+            headers.append(("x-forwarded-for", client[0]))
+        url = target + scope["raw_path"].decode("latin-1")
+        if scope.get("query_string"):
+            url += "?" + scope["query_string"].decode("latin-1")
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=3.0))
+        try:
+            request = self._http.build_request(scope["method"], url, headers=headers,
+                                               content=bytes(body))
+            response = await self._http.send(request, stream=True)
+        except httpx.HTTPError:
+            log.warning("cluster: the owner of table %s at %s did not answer", table_id, target)
+            await _refuse(scope, receive, send, AppError(
+                "table_moving", "this table's server did not answer; it is being taken over: "
+                "try again in a moment", 503))
+            return
+        try:
+            await send({"type": "http.response.start", "status": response.status_code,
+                        "headers": [(k.encode("latin-1"), v.encode("latin-1"))
+                                    for k, v in response.headers.multi_items()
+                                    if k.lower() not in HOP_BY_HOP]})
+            async for chunk in response.aiter_raw():
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            await response.aclose()
+
+
+async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: str,
+                          table_id: str) -> None:
+    """Connect to the owner's socket for this table and copy frames both ways."""
+    await receive()  # websocket.connect
+    incoming = Headers(scope=scope)
+    headers = [(k, v) for k, v in incoming.items() if k.lower() not in WS_SKIP]
+    headers.append((FORWARDED, forward_signature(table_id)))
+    headers.append((FORWARDED_HOST, incoming.get("host", "")))
+    split = urlsplit(target)
+    scheme = "wss" if split.scheme == "https" else "ws"
+    url = f"{scheme}://{split.netloc}{scope['raw_path'].decode('latin-1')}"
+    if scope.get("query_string"):
+        url += "?" + scope["query_string"].decode("latin-1")
+    try:
+        upstream = await ws_connect(url, additional_headers=headers,
+                                    origin=incoming.get("origin"),  # type: ignore[arg-type]
+                                    compression=None, max_size=None, open_timeout=5,
+                                    ping_interval=None, user_agent_header=None)
+    except (OSError, InvalidHandshake, TimeoutError):
+        log.warning("cluster: the owner of table %s at %s refused a socket", table_id, target)
+        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                    "reason": "table_moving"})
+        return
+    await send({"type": "websocket.accept"})
+
+    async def client_to_owner() -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text")
+            await upstream.send(data if data is not None else message.get("bytes") or b"")
+
+    async def owner_to_client() -> tuple[int, str]:
+        try:
+            async for data in upstream:
+                key = "text" if isinstance(data, str) else "bytes"
+                await send({"type": "websocket.send", key: data})
+        except ConnectionClosed:
+            pass
+        received = upstream.close_code
+        if received is None or received in (1005, 1006):
+            # the owner went away without a word (killed): the client should reconnect and
+            # will reach whoever takes the table over
+            return SERVICE_RESTART, "table_moving"
+        return received, upstream.close_reason or ""
+
+    to_owner = asyncio.ensure_future(client_to_owner())
+    to_client = asyncio.ensure_future(owner_to_client())
+    try:
+        done, _ = await asyncio.wait({to_owner, to_client}, return_when=asyncio.FIRST_COMPLETED)
+        if to_client in done:
+            code, reason = to_client.result()
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": code, "reason": reason})
+    except ConnectionClosed:
+        pass
+    finally:
+        for task in (to_owner, to_client):
+            task.cancel()
+        await upstream.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.gather(to_owner, to_client, return_exceptions=True)
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, exc: AppError) -> None:
+    """Answer a request the router cannot place: a JSON error, or a socket closed with a
+    reason (1013: try again later)."""
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": exc.code})
+        return
+    from app.api.pages import error_page  # the pages import the API: import here, not above
+    from app.api.security import wants_html
+
+    request = Request(scope, receive)
+    headers = {"Retry-After": "1"} if exc.status == 503 else None
+    response: Response
+    if wants_html(request):
+        response = error_page(request, exc.status, f"error.{exc.code}", exc.message,
+                              headers=headers)
+    else:
+        response = JSONResponse(exc.to_json(), status_code=exc.status, headers=headers)
+    await response(scope, receive, send)

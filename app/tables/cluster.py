@@ -1,0 +1,216 @@
+"""Table ownership across several app processes: leases in Redis.
+
+With ``LUDOTECA_REDIS_URL`` set, every table lives in exactly one process, its owner. The
+owner holds a lease in Redis (``owner:<table>`` = its node id, with a time to live) and renews
+all its leases together a few times per lease period; every process also advertises where it
+can be reached (``node:<id>`` = its internal URL, with the same time to live). Any process
+accepts a request for any table: the router (``app/api/forward.py``) looks the owner up and
+forwards the request or the WebSocket there, or claims the lease when nobody holds it.
+
+A lease is the first fence: an owner that cannot renew in time gives its tables up before
+the lease could expire, and a claim only succeeds on a lease nobody holds. The second fence
+is in the database: each claim bumps the table's ``owner_epoch`` before reading its log, and
+every write of an owner carries the epoch it claimed with, so a write from a stale owner is
+refused by the log itself (``app/db/writer.py``), whatever the clocks say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+PREFIX = "ludoteca:"
+SUMMARIES = PREFIX + "summaries"  # hash: table id -> the owner's latest public summary
+
+# renew every lease in KEYS still held by ARGV[1]; answer the indexes (1-based) of those lost
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+
+# give a lease up only if it is still ours
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def owner_key(table_id: str) -> str:
+    return f"{PREFIX}owner:{table_id}"
+
+
+def node_key(node_id: str) -> str:
+    return f"{PREFIX}node:{node_id}"
+
+
+class Cluster:
+    """This process's view of the cluster: its node id, its leases, and who owns what."""
+
+    def __init__(self, redis_url: str, internal_url: str, lease_seconds: float = 10.0,
+                 node_id: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.redis: Redis = Redis.from_url(redis_url, decode_responses=True,
+                                           socket_timeout=max(1.0, lease_seconds / 4),
+                                           socket_connect_timeout=max(1.0, lease_seconds / 4))
+        self.node_id = node_id or secrets.token_hex(6)
+        self.internal_url = internal_url.rstrip("/")
+        self.lease_ms = int(lease_seconds * 1000)
+        self.owned: set[str] = set()
+        self._clock = clock
+        # leases are only good until the last successful renewal plus the lease, less a margin
+        # for the time the renewal took to come back
+        self._renewed_at = clock()
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._dirty: dict[str, dict[str, Any]] = {}  # summaries to publish
+        self._gone: set[str] = set()  # summaries to remove
+        self.on_lost: Callable[[str], Awaitable[None]] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def lease_seconds(self) -> float:
+        return self.lease_ms / 1000
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.redis.set(node_key(self.node_id), self.internal_url, px=self.lease_ms)
+        self._renewed_at = self._clock()
+        self._task = asyncio.get_running_loop().create_task(self._keep_alive(),
+                                                            name="cluster-leases")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        try:  # a clean stop hands the tables over at once instead of after the lease
+            for table_id in list(self.owned):
+                await self.release(table_id)
+            await self.redis.delete(node_key(self.node_id))
+        except RedisError:
+            log.warning("could not release leases at shutdown", exc_info=True)
+        await self.redis.aclose()
+
+    async def _keep_alive(self) -> None:
+        period = min(1.0, self.lease_seconds / 3)
+        while True:
+            await asyncio.sleep(period)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """Renew the node and every lease; give up tables whose lease is lost or stale."""
+        started = self._clock()
+        try:
+            lost = await self._renew_all()
+        except RedisError:
+            log.warning("cluster: could not renew leases", exc_info=True)
+            lost = set()
+            # cannot prove ownership any more: stop before the leases can expire elsewhere
+            if started - self._renewed_at > self.lease_seconds * 0.6:
+                lost = set(self.owned)
+        else:
+            self._renewed_at = started
+        for table_id in lost:
+            log.warning("cluster: lease of table %s lost; giving it up", table_id)
+            self.owned.discard(table_id)
+            if self.on_lost is not None:
+                await self.on_lost(table_id)
+        try:
+            await self._publish()
+        except RedisError:
+            log.warning("cluster: could not publish table summaries", exc_info=True)
+
+    async def _renew_all(self) -> set[str]:
+        await self.redis.set(node_key(self.node_id), self.internal_url, px=self.lease_ms)
+        owned = sorted(self.owned)
+        lost: set[str] = set()
+        for start in range(0, len(owned), 500):
+            chunk = owned[start:start + 500]
+            indexes = await self._renew(keys=[owner_key(t) for t in chunk],
+                                        args=[self.node_id, self.lease_ms])
+            lost.update(chunk[int(i) - 1] for i in indexes)
+        return lost
+
+    def leases_fresh(self) -> bool:
+        """Whether the last renewal is recent enough to act as an owner."""
+        return self._clock() - self._renewed_at < self.lease_seconds * 0.6
+
+    # ------------------------------------------------------------------ leases
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the lease of a table nobody owns; True if it is ours now."""
+        if table_id in self.owned:
+            return True
+        took = await self.redis.set(owner_key(table_id), self.node_id, nx=True,
+                                    px=self.lease_ms)
+        if took:
+            self.owned.add(table_id)
+        return bool(took)
+
+    async def release(self, table_id: str) -> None:
+        self.owned.discard(table_id)
+        self._dirty.pop(table_id, None)
+        await self._release(keys=[owner_key(table_id)], args=[self.node_id])
+
+    async def owner(self, table_id: str) -> str | None:
+        return await self.redis.get(owner_key(table_id))  # type: ignore[no-any-return]
+
+    async def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        values = await self.redis.mget([owner_key(t) for t in ids])
+        return dict(zip(ids, values, strict=True))
+
+    async def node_url(self, node_id: str) -> str | None:
+        return await self.redis.get(node_key(node_id))  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ lobby summaries
+
+    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        """Note a table's public summary for the lobby lists of every process (published
+        with the next renewal, so a busy table costs one write per period, not per move)."""
+        if summary is None:
+            self._dirty.pop(table_id, None)
+            self._gone.add(table_id)
+        else:
+            self._gone.discard(table_id)
+            self._dirty[table_id] = summary
+
+    async def _publish(self) -> None:
+        dirty, gone = self._dirty, self._gone
+        self._dirty, self._gone = {}, set()
+        if not dirty and not gone:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if dirty:
+                pipe.hset(SUMMARIES, mapping={t: orjson.dumps(s).decode()
+                                              for t, s in dirty.items()})
+            if gone:
+                pipe.hdel(SUMMARIES, *gone)
+            await pipe.execute()
+
+    async def summaries(self, table_ids: list[str]) -> dict[str, dict[str, Any]]:
+        if not table_ids:
+            return {}
+        values = await self.redis.hmget(SUMMARIES, table_ids)
+        return {t: orjson.loads(v) for t, v in zip(table_ids, values, strict=True) if v}
