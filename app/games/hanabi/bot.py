@@ -43,6 +43,12 @@ GDECK = 5  # from this many cards left in the deck, with a fuse to spare...
 GP = 0.6  # ...a card this likely playable (less its chance of being critical) is tried
 BUSY = 1.5  # bonus of a clue that gives an endangered player a card to play instead
 TWO = 1.0  # what losing a 2 costs (the last copy of anything costs 2)
+DELAYED_V = 0.6  # value of a card made playable once known cards are played
+TRASH_V = 0.3  # value of showing a card is useless
+KEEP_V = 0.1  # value of a useful card newly clued (so kept)...
+CRIT_V = 0.3  # ...and more when it is the last copy
+LOCKV = 0.5  # with every card clued, a clue worth less than this...
+LOCKC = 0.2  # ...lets a clued card this unlikely to be the last copy be discarded
 
 
 class Outcome:
@@ -242,11 +248,11 @@ class Turn:
                 value += 1.0
                 plays += 1
             elif s1 == DELAYED and s0 not in (PLAY, DELAYED):
-                value += 0.6
+                value += DELAYED_V
             elif s1 == TRASH and s0 != TRASH:
-                value += 0.3
+                value += TRASH_V
             elif newly and s1 != TRASH:
-                value += 0.1 + (0.3 if self.critical >> i & 1 else 0.0)
+                value += KEEP_V + (CRIT_V if self.critical >> i & 1 else 0.0)
             value += INFO * (popcount(b0) - popcount(b1))
         busy = any(not after[k.id] & ~self.playable or not after[k.id] & ~self.trash
                    for k in hand)
@@ -399,12 +405,25 @@ class Turn:
         # pace: how many more cards may leave the deck without a play before the score
         # reachable cannot be reached any more; a discard then costs a point
         pace = int(self.view["score"]) + self.deck + self.seats - self.t.max_score()
-        tight = pace <= PACE and self.clues > 0
+        # ...but stalling only helps while somebody has a card to play in the meantime
+        tight = pace <= PACE and self.clues > 0 and any(
+            not self.will_discard(seat) for seat in others)
         if 0 < self.deck <= GDECK and self.fuses >= 2:
             card, chance, loss = self.gamble()
             if chance - loss >= GP:
                 self.why = "gamble"
                 return {"type": "play", "card": card.id}
+        if locked and self.clues > 0 and self.clues < self.max_clues and not tight:
+            # every card is clued: a clue that helps a little beats throwing one away, but
+            # holding on forever only slows the deck down; a card that is probably not the
+            # last of its kind may go
+            best = self.best_clue(others, endangered)
+            if best is None or best[0] < LOCKV:
+                card = self.discard_choice(status)
+                p = self.probabilities(card)
+                if sum(v for i, v in p.items() if self.critical >> i & 1) <= LOCKC:
+                    self.why = "locked-discard"
+                    return {"type": "discard", "card": card.id}
         if self.clues < self.max_clues and not (locked and self.clues > 0) and not tight:
             return {"type": "discard", "card": self.discard_choice(status).id}
         self.why = "stall-locked" if locked else "stall-tight" if tight else "stall"
