@@ -47,6 +47,7 @@ DELAYED_V = 0.6  # value of a card made playable once known cards are played
 TRASH_V = 0.3  # value of showing a card is useless
 KEEP_V = 0.1  # value of a useful card newly clued (so kept)...
 CRIT_V = 0.3  # ...and more when it is the last copy
+IDLEB = 0.8  # bonus of a play clue for a player with nothing else to do
 LOCKV = 0.5  # with every card clued, a clue worth less than this...
 LOCKC = 0.2  # ...lets a clued card this unlikely to be the last copy be discarded
 
@@ -347,6 +348,9 @@ class Turn:
         for target in targets:
             distance = (target - self.me) % self.seats
             chop = endangered.get(target)
+            # a play for a player who has nothing else to do is worth more: that turn
+            # would otherwise go to a discard
+            idle = IDLEB if IDLEB and self.will_discard(target) else 0.0
             for clue in self.clues_for(target):
                 if avoid:
                     mask = self.t.clue_mask(clue)
@@ -356,7 +360,7 @@ class Turn:
                 got = self.evaluate(target, clue)
                 if got is None:
                     continue
-                value = got[0] - 0.01 * distance
+                value = got[0] - 0.01 * distance + (idle if got[1] else 0.0)
                 if chop is not None and self.t.clue_mask(clue) >> self.face[chop.id] & 1:
                     value += 1.5
                 if best is None or value > best[0]:
