@@ -123,7 +123,7 @@ async def delete_table(table_id: str, player: CurrentPlayer, registry: RegistryD
 
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut, status_code=201,
-             responses=errors(401, 403, 404, 409, 422, 503))
+             responses=errors(400, 401, 403, 404, 409, 422, 503))
 async def add_bot(table_id: str, body: NewBot, request: Request, player: CurrentPlayer,
                   registry: RegistryDep) -> TableOut:
     """Seat a server-side bot (host only, before the start): in a free seat, or in the host's
@@ -135,7 +135,7 @@ async def add_bot(table_id: str, body: NewBot, request: Request, player: Current
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut,
-               responses=errors(401, 403, 404, 409, 422, 503))
+               responses=errors(400, 401, 403, 404, 409, 422, 503))
 async def remove_bot(table_id: str, seat: int, request: Request, player: CurrentPlayer,
                      registry: RegistryDep) -> TableOut:
     """Free a bot's seat (host only, before the start)."""

@@ -7,7 +7,9 @@ engine state, so it cannot use a card its seat cannot see; a REST bot could run 
 Randomness comes from the ``Rng`` it is given (seeded from the table's seed, the version and
 the seat), so a bot's move is reproducible.
 
-Each game that has a bot exposes ``BOT`` in ``app/games/<game>/bot.py``. Block and Guess has
+Each game that has a bot exposes ``BOT`` in ``app/games/<game>/bot.py`` (and may expose
+``BOT_ALL_BOTS`` for tables where every seat is a bot). The view is read-only: engines share
+parts of it between seats. Block and Guess has
 none on purpose (building a shape that teammates can recognise is the game; see its rules page).
 """
 
@@ -44,18 +46,21 @@ class Bot(Protocol):
         ...
 
 
-_loaded: dict[str, Bot] = {}
+_loaded: dict[tuple[str, bool], Bot] = {}
 
 
-def bot_for(game: str) -> Bot | None:
-    """The bot of ``game``, or None if that game has none."""
+def bot_for(game: str, all_bots: bool = False) -> Bot | None:
+    """The bot of ``game``, or None if that game has none. ``all_bots``: every seat of the
+    table is a bot from the start, so a game may use conventions no person would follow
+    (a module's ``BOT_ALL_BOTS``, e.g. Hanabi's hat guessing); otherwise its ``BOT``, which
+    plays the way people expect a partner to."""
     if game not in BOT_GAMES:
         return None
-    bot = _loaded.get(game)
+    bot = _loaded.get((game, all_bots))
     if bot is None:
         module = importlib.import_module(f"app.games.{game.replace('-', '_')}.bot")
-        bot = module.BOT
-        _loaded[game] = bot
+        bot = getattr(module, "BOT_ALL_BOTS", module.BOT) if all_bots else module.BOT
+        _loaded[(game, all_bots)] = bot
     return bot
 
 

@@ -519,7 +519,9 @@ class TableActor(TableLife):
             return
         if cmd.seat not in self._bots_due({cmd.seat}):
             return
-        bot = bot_for(self.info.game)
+        # a table of bots only (from the start: host's bots fill every seat) may use the
+        # game's bot-only conventions; a seat played for an absent person never does
+        bot = bot_for(self.info.game, all_bots=all(p in self.info.bots for p in self.info.seats))
         assert bot is not None
         history = seat_history(self.history, cmd.seat)
         rng = bot_rng(self.info.seed, self.info.version, cmd.seat)

@@ -44,7 +44,8 @@ class Crashing:
 def bot(monkeypatch: pytest.MonkeyPatch) -> FirstLegal:
     fake = FirstLegal()
     for module in (actor_module, votes_module):
-        monkeypatch.setattr(module, "bot_for", lambda game: fake if game == "hanabi" else None)
+        monkeypatch.setattr(module, "bot_for",
+                            lambda game, all_bots=False: fake if game == "hanabi" else None)
     return fake
 
 
@@ -117,7 +118,7 @@ async def test_a_bot_waits_for_the_table_delay(bot: FirstLegal) -> None:
 
 async def test_a_crashing_bot_plays_the_timeout_move_and_never_stalls(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(actor_module, "bot_for", lambda game: Crashing())
+    monkeypatch.setattr(actor_module, "bot_for", lambda game, all_bots=False: Crashing())
     repo = MemoryRepo()
     actor = make_actor(repo, {"bot_delay": 0})
     await actor.submit(AddBot("a", 1))

@@ -547,3 +547,5 @@ def fallback(view: JSON, legal: Sequence[Action]) -> Action:
 
 BOT = HanabiBot()
 BOT_HAT = HanabiBot("hat")
+# every seat a bot from the start: hat guessing, which no person at the table would follow
+BOT_ALL_BOTS = BOT_HAT
