@@ -763,43 +763,53 @@ class TableActor(TableLife):
 
     def state_message(self, seat: int | None, events: list[Any] | None = None,
                       summary: dict[str, Any] | None = None,
-                      with_history: bool = False) -> dict[str, Any]:
+                      with_history: bool = False,
+                      shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent: its view and legal actions, and what
+        every seat is told alike (``shared``: worked out once per broadcast)."""
+        shared = shared or self._shared_state(summary)
         state = self.state
-        started = state is not None
-        live = started and self.info.status == "playing"
-        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
-        t = self._clock()
         extra: dict[str, Any] = {}
         if with_history:
             extra["history"] = [{"version": v, "events": event_for(evts, seat),
                                  **self._source_json(v)} for v, evts in self.history]
-        view = self.view_for(seat) if started else None
+        live = state is not None and self.info.status == "playing"
+        return {
+            **shared,
+            "seat": seat,
+            "view": self.view_for(seat) if state is not None else None,
+            "legal_actions": (self.engine.legal_actions(state, seat)
+                              if live and seat is not None else []),
+            "events": event_for(events or [], seat),
+            "chat_allowed": (self._chat_allowed(seat) if seat is not None
+                             else self.spectator_chat_allowed()),
+            "rematch": self.rematch_json(seat),
+            **extra,
+        }
+
+    def _shared_state(self, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The part of a state message that is the same for every seat."""
+        state = self.state
+        live = state is not None and self.info.status == "playing"
+        waiting = getattr(self.engine, "waiting_for", self.engine.to_act)
+        t = self._clock()
         clock = self.table_clock.to_json(t)
         return {
             "type": "state",
             "version": self.info.version,
             "table": summary or self.summary(),
-            "seat": seat,
-            "view": view,
-            "legal_actions": (self.engine.legal_actions(state, seat)
-                              if live and seat is not None else []),
             "to_act": sorted(self.engine.to_act(state)) if live else [],
             # whom the game waits for: in simultaneous games a seat that has chosen may still
             # be in to_act (to change its mind) but is no longer waited for
             "waiting_for": sorted(waiting(state)) if live else [],
-            "events": event_for(events or [], seat),
             # what produced this version: a player, or the platform (timeout, window, resign,
             # vote, empty): the page marks automatic moves in the log
             **self._source_json(self.info.version),
             "deadlines": clock["remaining"],
             "clock": clock,
             "window": self._window_json(),
-            "chat_allowed": (self._chat_allowed(seat) if seat is not None
-                             else self.spectator_chat_allowed()),
             "spectators_see_all": self.sees_all(None),
             "vote": self.vote.to_json(t) if self.vote is not None else None,
-            "rematch": self.rematch_json(seat),
-            **extra,
         }
 
     def _send_state(self, conn: Connection, with_history: bool = False) -> None:
@@ -810,11 +820,14 @@ class TableActor(TableLife):
         if self.on_change is not None:
             self.on_change(self)
         cache: dict[int | None, str] = {}  # one view and one encoding per seat, not per socket
+        shared: dict[str, Any] | None = None
         for conn in list(self.connections.values()):
             if conn.id == exclude or conn.dropped:
                 continue
             if conn.seat not in cache:
-                cache[conn.seat] = encode(self.state_message(conn.seat, events, summary))
+                shared = shared or self._shared_state(summary)
+                cache[conn.seat] = encode(self.state_message(conn.seat, events, summary,
+                                                             shared=shared))
             conn.push_text(cache[conn.seat])
 
     def _broadcast_error(self, code: str, message: str) -> None:
