@@ -47,6 +47,8 @@ DELAYED_V = 0.6  # value of a card made playable once known cards are played
 TRASH_V = 0.3  # value of showing a card is useless
 KEEP_V = 0.1  # value of a useful card newly clued (so kept)...
 CRIT_V = 0.3  # ...and more when it is the last copy
+DUP_MAX = 0.75  # a clue may name a card one of this seat's clued cards is this likely to be
+DUP_W = 0.5  # ...at this cost per unit of likelihood
 IDLEB = 0.8  # bonus of a play clue for a player with nothing else to do
 LOCKV = 0.5  # with every card clued, a clue worth less than this...
 LOCKC = 0.2  # ...lets a clued card this unlikely to be the last copy be discarded
@@ -241,9 +243,9 @@ class Turn:
                 if i in faces or self.duplicated(k.id, i):
                     return None  # two copies clued: one would be played, the other misplayed
                 risk = self.maybe_mine(i)
-                if risk > 0.5:
+                if risk > DUP_MAX:
                     return None
-                value -= 1.5 * risk
+                value -= DUP_W * risk
                 faces.append(i)
             if s1 == PLAY and s0 != PLAY:
                 value += 1.0

@@ -26,6 +26,7 @@ from typing import Any
 from app.games.hanabi.knowledge import Knol, Table, bits
 
 JSON = dict[str, Any]
+RISKY_DISCARD = 0.1  # a discard this likely to lose a card's last copy gives way to a clue
 Question = tuple[int, dict[int, int] | None, int]  # (card index, identity -> answer or None
 #                                                      for "is it playable?", answers)
 
@@ -340,7 +341,20 @@ class Hat:
             return (20 * visible + 10 * spareable + ranks) / total
 
         best = max(facts, key=lambda f: (keepable(f), -hand.index(f[0])))
+        if clues > 0 and self.risk(best[1], weights) > RISKY_DISCARD:
+            return self.clue()  # rather than lose the last copy of a card
         return {"type": "discard", "card": best[0].id}
+
+    def risk(self, mask: int, weights: Sequence[int]) -> float:
+        """The chance a card is the last copy of one still needed."""
+        critical = self.t.critical()
+        total = bad = 0
+        for i in bits(mask):
+            w = max(weights[i], 0)
+            total += w
+            if critical >> i & 1:
+                bad += w
+        return bad / total if total else 0.0
 
     def face_counts(self) -> dict[int, int]:
         """Identity counts of the other hands."""
