@@ -27,6 +27,8 @@ import orjson
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.tables.connections import encode
+
 log = logging.getLogger(__name__)
 
 PREFIX = "ludoteca:"
@@ -203,7 +205,7 @@ class Cluster:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             if dirty:
-                pipe.hset(SUMMARIES, mapping={t: orjson.dumps(s).decode()
+                pipe.hset(SUMMARIES, mapping={t: encode(s)
                                               for t, s in dirty.items()})
             if gone:
                 pipe.hdel(SUMMARIES, *gone)

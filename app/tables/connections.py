@@ -22,8 +22,15 @@ SLOW_CLIENT = 4008  # close code: the client fell too far behind
 
 
 def encode(message: dict[str, Any]) -> str:
-    """JSON text for the wire (orjson: several times faster than the standard library)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """JSON text for the wire (orjson: several times faster than the standard library).
+
+    Messages have string keys; a dict with other keys (an engine's detail keyed by seat,
+    say) is still encoded, by a second, slower pass that turns its keys into strings (that
+    option costs ~70 % more on every message, so it is not the first try)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:

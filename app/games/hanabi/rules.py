@@ -37,6 +37,8 @@ from app.games.hanabi.data import (
     verdict,
 )
 
+_KNOWLEDGE: dict[tuple[Any, ...], JSON] = {}
+
 
 @dataclass
 class Card:
@@ -54,17 +56,32 @@ class Card:
                     list(self.not_colors), list(self.not_ranks))
 
     def face(self) -> JSON:
-        return {"id": self.id, "color": self.color, "rank": self.rank}
+        """The card shown face up, as a read-only dict made once per card (a played or
+        discarded card never changes, so every later state's view reuses it)."""
+        face = self.__dict__.get("_face")
+        if face is None or face["color"] != self.color or face["rank"] != self.rank:
+            face = self.__dict__["_face"] = {"id": self.id, "color": self.color,
+                                             "rank": self.rank}
+        return face
 
     def knowledge(self, colors: tuple[str, ...]) -> JSON:
-        return {
-            "color": self.clued_color,
-            "rank": self.clued_rank,
-            "not_colors": sorted(self.not_colors, key=colors.index),
-            "not_ranks": sorted(self.not_ranks),
-            "possible_colors": [c for c in colors if self._may_be_color(c)],
-            "possible_ranks": [r for r in RANKS if self._may_be_rank(r)],
-        }
+        """What the clues told about this card (shared, read-only: the same clues give the
+        same dict, worked out once per process, not once per card per move)."""
+        key = (colors, self.clued_color, self.clued_rank, tuple(self.not_colors),
+               tuple(self.not_ranks))
+        known = _KNOWLEDGE.get(key)
+        if known is None:
+            if len(_KNOWLEDGE) > 50_000:  # a few thousand combinations exist; never grows
+                _KNOWLEDGE.clear()
+            known = _KNOWLEDGE[key] = {
+                "color": self.clued_color,
+                "rank": self.clued_rank,
+                "not_colors": sorted(self.not_colors, key=colors.index),
+                "not_ranks": sorted(self.not_ranks),
+                "possible_colors": [c for c in colors if self._may_be_color(c)],
+                "possible_ranks": [r for r in RANKS if self._may_be_rank(r)],
+            }
+        return known
 
     def _may_be_color(self, color: str) -> bool:
         if self.clued_color is not None:
@@ -96,12 +113,12 @@ class HanabiState:
     log: list[JSON] = field(default_factory=list)
 
     def clone(self) -> HanabiState:
-        """A copy ``apply`` may change. Cards in hands get clue marks, so they are copied;
-        played and discarded cards and log entries never change once there, so they are
-        shared."""
+        """A copy ``apply`` may change. Hands are new lists of the same cards: a clue copies
+        the cards of the hand it marks before marking them (``_clue``); played and discarded
+        cards and log entries never change once there, so they are shared."""
         return HanabiState(
             seats=self.seats, options=dict(self.options), rng=self.rng, deck=list(self.deck),
-            hands=[[c.clone() for c in hand] for hand in self.hands],
+            hands=[list(hand) for hand in self.hands],
             played=list(self.played), discard=list(self.discard), clues=self.clues,
             fuses=self.fuses, turn=self.turn, next_id=self.next_id,
             turns_taken=self.turns_taken, final_turns_left=self.final_turns_left,
@@ -284,7 +301,8 @@ class HanabiEngine(BaseEngine):
                 "choose another player to clue")
         has_color, has_rank = "color" in action, "rank" in action
         require(has_color != has_rank, "bad_action", "a clue names one colour or one number")
-        hand = state.hands[target]
+        # the clue marks these cards: copies, so the state before the clue keeps its own
+        hand = state.hands[target] = [card.clone() for card in state.hands[target]]
         if has_color:
             color = action_field(action, "color", str)
             require(color in state.colors, "bad_action", f"no such colour {color!r}")
@@ -362,22 +380,22 @@ class HanabiEngine(BaseEngine):
 
     def _view(self, state: HanabiState, seat: int | None, reveal: bool) -> JSON:
         colors = state.colors
-        # what the clues told is the same in every seat's view: work it out once per state
-        # (a state is never changed after apply returns it, so the memo stays true)
-        knowledge = state.__dict__.get("_knowledge")
-        if knowledge is None:
-            knowledge = [[card.knowledge(colors) for card in hand] for hand in state.hands]
-            state.__dict__["_knowledge"] = knowledge
-        hands = []
-        for owner, hand in enumerate(state.hands):
-            shown = []
-            for index, card in enumerate(hand):
-                item: JSON = {"id": card.id, "knowledge": knowledge[owner][index]}
-                # once the game is over nothing is secret: everyone sees every hand
-                if state.over or reveal or (seat is not None and owner != seat):
-                    item["color"], item["rank"] = card.color, card.rank
-                shown.append(item)
-            hands.append(shown)
+        # each hand as its owner (and a spectator) sees it, and as everyone else does: built
+        # once per state and shared by every seat's view (a state is never changed after
+        # apply returns it, so the memo stays true; views are read-only)
+        variants = state.__dict__.get("_hands")
+        if variants is None:
+            variants = []
+            for hand in state.hands:
+                backs = [{"id": card.id, "knowledge": card.knowledge(colors)} for card in hand]
+                faces = [{**item, "color": card.color, "rank": card.rank}
+                         for item, card in zip(backs, hand, strict=True)]
+                variants.append((backs, faces))
+            state.__dict__["_hands"] = variants
+        # once the game is over nothing is secret: everyone sees every hand (and a replay, or
+        # a spectator the host lets see everything, sees them all: ``reveal``)
+        hands = [faces if state.over or reveal or (seat is not None and owner != seat) else backs
+                 for owner, (backs, faces) in enumerate(variants)]
         public = state.__dict__.get("_public")
         if public is None:  # the same for every seat, so built once per state too
             public = {
@@ -386,7 +404,8 @@ class HanabiEngine(BaseEngine):
                 "score": state.score(),
                 "max_score": state.max_score(),
                 "verdict": verdict(state.score()) if state.over else None,
-                "log": [dict(e) for e in state.log],
+                # entries never change once logged, and views are read-only
+                "log": state.log,
             }
             state.__dict__["_public"] = public
         return {
@@ -397,7 +416,7 @@ class HanabiEngine(BaseEngine):
             "colors": list(colors),
             # how many of each card the deck holds ({colour: [copies of 1..5]}): public, and
             # what tells a player that a card's last copy is the one left
-            "copies": {c: [1 if c == MULTICOLOR else COPIES[r] for r in RANKS] for c in colors},
+            "copies": _copies(colors),
             "turn": None if state.over else state.turn,
             "turns_taken": state.turns_taken,
             "clues": state.clues,
@@ -451,6 +470,7 @@ class HanabiEngine(BaseEngine):
         s = state.clone()
         if s.over:
             return s  # the final view shows everything; nothing is left to re-deal
+        s.hands = [[card.clone() for card in hand] for hand in s.hands]  # faces change below
         hidden_hands = range(s.seats) if seat is None else [seat]
         slots = [card for owner in hidden_hands for card in s.hands[owner]]
         faces = [(c.color, c.rank) for c in slots] + s.deck
@@ -467,3 +487,15 @@ class HanabiEngine(BaseEngine):
 
 
 ENGINE = HanabiEngine()
+
+
+_COPIES: dict[tuple[str, ...], JSON] = {}
+
+
+def _copies(colors: tuple[str, ...]) -> JSON:
+    """How many copies of each card the deck holds, per colour (shared, read-only)."""
+    table = _COPIES.get(colors)
+    if table is None:
+        table = _COPIES[colors] = {c: [1 if c == MULTICOLOR else COPIES[r] for r in RANKS]
+                                   for c in colors}
+    return table
