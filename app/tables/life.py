@@ -269,13 +269,11 @@ class TableLife:
         if cmd.token != self._clock_token and cmd.token != 0:
             return
         await self._expire_vote()
-        for _ in range(4 * max(1, self.info.seat_count)):  # a bounded chain of timeouts
-            if self.info.status != "playing":
-                break
-            waiting = self._clock_inputs()[0]
-            due = [s for s in self.table_clock.due(self._clock()) if s in waiting]
-            if not due:
-                break
+        # one timeout move per wake-up: when more are due the timer fires again at once,
+        # so what else is queued for this table (moves, chat) goes in between
+        waiting = self._clock_inputs()[0] if self.info.status == "playing" else set()
+        due = [s for s in self.table_clock.due(self._clock()) if s in waiting]
+        if due:
             seat = due[0]
             try:
                 action = self.engine.timeout_action(self.state, seat)
@@ -284,7 +282,6 @@ class TableLife:
                 log.error("table %s: no timeout move for seat %s: %s", self.info.id, seat,
                           exc)
                 self.table_clock.deadlines.pop(seat, None)  # not again until the next change
-                break
         self._arm_clock()
 
     # ------------------------------------------------------------------ ending early
