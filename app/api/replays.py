@@ -71,7 +71,7 @@ async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> Repla
         players=[{"seat": s.seat, "id": s.player.id, "name": s.player.name}
                  for s in row.seats],
         outcome=row.outcome, steps=records.steps(actions, replayed, point),
-        chat=[{"id": c.id, "kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
+        chat=[{"id": c.seq, "kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
                "code": c.code, "params": c.params, "at": c.created_at.isoformat()}
               for c in chat])
 

@@ -93,10 +93,10 @@ class ChatLine(Base):
 
     __tablename__ = "chat_lines"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(
-        ForeignKey("tables.id", ondelete="CASCADE"), index=True
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
     )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, ... per table
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(64), default="")

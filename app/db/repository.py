@@ -5,6 +5,7 @@ The table actor calls these; nothing else writes tables, seats or actions.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
+from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, GameTable, Player, TableSeat
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
@@ -43,9 +45,12 @@ class Repository:
         self.sessions = sessions
         # accepted actions go through the group-commit writer (app/db/writer.py)
         self.writer = GroupWriter(sessions.kw["bind"])
+        # chat lines too, in their own batches (app/db/chat_writer.py)
+        self.chat_writer = ChatWriter(sessions.kw["bind"])
 
     async def close(self) -> None:
         await self.writer.close()
+        await self.chat_writer.close()
 
     # ------------------------------------------------------------------ players
 
@@ -199,20 +204,21 @@ class Repository:
 
     # ------------------------------------------------------------------ chat
 
-    async def add_chat_line(self, table_id: str, *, at: datetime, kind: str, seat: int | None,
-                            player_id: str | None, name: str, text: str | None,
-                            code: str | None, params: dict[str, Any] | None) -> ChatLine:
-        """Store one chat line (a message or a system line); return it with its id."""
-        line = ChatLine(table_id=table_id, seat=seat, player_id=player_id, name=name,
-                        kind=kind, text=text, code=code, params=params, created_at=at)
-        async with self.sessions() as s, s.begin():
-            s.add(line)
-        return line
+    def queue_chat_line(self, table_id: str, seq: int, *, at: datetime, kind: str,
+                        seat: int | None, player_id: str | None, name: str, text: str | None,
+                        code: str | None, params: dict[str, Any] | None
+                        ) -> asyncio.Future[None]:
+        """Store one chat line (a message or a system line) with the next commit of the chat
+        writer; the future is done once it is stored."""
+        return self.chat_writer.append({
+            "table_id": table_id, "seq": seq, "seat": seat, "player_id": player_id,
+            "name": name, "kind": kind, "text": text, "code": code, "params": params,
+            "created_at": at})
 
     async def chat_lines(self, table_id: str, limit: int | None = 100) -> list[ChatLine]:
         """The table's chat, oldest first (the newest ``limit`` lines; None: every line)."""
         query = select(ChatLine).where(ChatLine.table_id == table_id).order_by(
-            ChatLine.id.desc())
+            ChatLine.seq.desc())
         if limit is not None:
             query = query.limit(limit)
         async with self.sessions() as s:

@@ -711,7 +711,7 @@ class TableActor(TableLife):
             raise AppError("chat_rate", "you are chatting too fast: wait "
                            f"{max(1, round(bucket.retry_after()))} s", 429)
         try:
-            await self._store_line(kind="player" if seat is not None else "spectator",
+            await self._store_line(True, kind="player" if seat is not None else "spectator",
                                    seat=seat, player_id=player, name=name, text=cmd.text,
                                    code=None, params=None)
         except Exception:

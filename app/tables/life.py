@@ -103,6 +103,7 @@ class TableLife:
     def _init_life(self, table_clock: TableClock | None, chat: list[dict[str, Any]] | None,
                    sources: dict[int, tuple[str, int]] | None) -> None:
         self.chat = list(chat or [])[-CHAT_KEPT:]
+        self._chat_seq = max((line["id"] for line in self.chat), default=0)
         self.table_clock = table_clock or TableClock.from_options(self.info.options,
                                                                   self.info.seat_count)
         self._clock_handle: asyncio.TimerHandle | None = None
@@ -190,16 +191,22 @@ class TableLife:
         """A short system line in the chat (stored; a storage failure only loses it)."""
         if seat is not None:
             params.setdefault("name", self._name_of_seat(seat))
-        try:
-            await self._store_line(kind="system", seat=seat, player_id=None, name="",
-                                   text=None, code=code, params=params)
-        except Exception:  # noqa: BLE001 - a lost system line must not stop the table
-            log.warning("table %s: system line %s not stored", self.info.id, code,
-                        exc_info=True)
+        # not awaited: stored with the chat writer's next batch (a failure is logged there)
+        await self._store_line(False, kind="system", seat=seat, player_id=None, name="",
+                               text=None, code=code, params=params)
 
-    async def _store_line(self, **line: Any) -> dict[str, Any]:
-        row = await self.repo.add_chat_line(self.info.id, at=now(), **line)
-        message = chat_message(row, self.info.version)
+    async def _store_line(self, wait: bool, **line: Any) -> dict[str, Any]:
+        """Give the line the table's next chat number, store it (``wait``: until it is
+        stored, else in the background) and push it to every connection."""
+        self._chat_seq += 1
+        at = now()
+        stored = self.repo.queue_chat_line(self.info.id, self._chat_seq, at=at, **line)
+        if wait:
+            await stored
+        message = {"type": "chat", "version": self.info.version, "id": self._chat_seq,
+                   "kind": line["kind"], "seat": line["seat"], "name": line["name"],
+                   "text": line["text"], "code": line["code"], "params": line["params"],
+                   "at": at.isoformat()}
         self.chat = [*self.chat[-(CHAT_KEPT - 1):], message]
         for conn in list(self.connections.values()):
             conn.push(message)
@@ -269,13 +276,11 @@ class TableLife:
         if cmd.token != self._clock_token and cmd.token != 0:
             return
         await self._expire_vote()
-        for _ in range(4 * max(1, self.info.seat_count)):  # a bounded chain of timeouts
-            if self.info.status != "playing":
-                break
-            waiting = self._clock_inputs()[0]
-            due = [s for s in self.table_clock.due(self._clock()) if s in waiting]
-            if not due:
-                break
+        # one timeout move per wake-up: when more are due the timer fires again at once,
+        # so what else is queued for this table (moves, chat) goes in between
+        waiting = self._clock_inputs()[0] if self.info.status == "playing" else set()
+        due = [s for s in self.table_clock.due(self._clock()) if s in waiting]
+        if due:
             seat = due[0]
             try:
                 action = self.engine.timeout_action(self.state, seat)
@@ -284,7 +289,6 @@ class TableLife:
                 log.error("table %s: no timeout move for seat %s: %s", self.info.id, seat,
                           exc)
                 self.table_clock.deadlines.pop(seat, None)  # not again until the next change
-                break
         self._arm_clock()
 
     # ------------------------------------------------------------------ ending early
@@ -445,6 +449,6 @@ def view_all(engine: Any, state: Any) -> Any:
 
 def chat_message(row: Any, version: int) -> dict[str, Any]:
     """A stored chat line (``app.db.models.ChatLine``) as the WebSocket sends it."""
-    return {"type": "chat", "version": version, "id": row.id, "kind": row.kind,
+    return {"type": "chat", "version": version, "id": row.seq, "kind": row.kind,
             "seat": row.seat, "name": row.name, "text": row.text, "code": row.code,
             "params": row.params, "at": row.created_at.isoformat()}

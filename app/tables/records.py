@@ -167,10 +167,11 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
         outcome=result.outcome)
     actions = [ActionRecord(table_id=table.id, seq=e.seq, seat=e.seat, action=e.action,
                             source=e.source, created_at=_aware(e.at, stamp)) for e in data.log]
-    chat = [ChatLine(table_id=table.id, seat=c.seat if c.seat is None or c.seat < data.seats
-                     else None, player_id=None, name=c.name, kind=c.kind, text=c.text,
-                     code=c.code, params=c.params, created_at=_aware(c.at, stamp))
-            for c in data.chat]
+    chat = [ChatLine(table_id=table.id, seq=n,
+                     seat=c.seat if c.seat is None or c.seat < data.seats else None,
+                     player_id=None, name=c.name, kind=c.kind, text=c.text, code=c.code,
+                     params=c.params, created_at=_aware(c.at, stamp))
+            for n, c in enumerate(data.chat, start=1)]
     await repo.import_match(table, players, actions, chat)
     return table
 

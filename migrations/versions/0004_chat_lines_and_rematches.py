@@ -17,8 +17,8 @@ depends_on = None
 
 def upgrade() -> None:
     op.create_table('chat_lines',
-    sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('table_id', sa.String(length=32), nullable=False),
+    sa.Column('seq', sa.Integer(), nullable=False),
     sa.Column('seat', sa.Integer(), nullable=True),
     sa.Column('player_id', sa.String(length=32), nullable=True),
     sa.Column('name', sa.String(length=64), nullable=False),
@@ -28,10 +28,8 @@ def upgrade() -> None:
     sa.Column('params', sa.JSON(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['table_id'], ['tables.id'], ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id')
+    sa.PrimaryKeyConstraint('table_id', 'seq')
     )
-    with op.batch_alter_table('chat_lines', schema=None) as batch_op:
-        batch_op.create_index(batch_op.f('ix_chat_lines_table_id'), ['table_id'], unique=False)
     with op.batch_alter_table('tables', schema=None) as batch_op:
         batch_op.add_column(sa.Column('rematch_of', sa.String(length=32), nullable=True))
         batch_op.create_index(batch_op.f('ix_tables_rematch_of'), ['rematch_of'], unique=False)
@@ -41,6 +39,4 @@ def downgrade() -> None:
     with op.batch_alter_table('tables', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_tables_rematch_of'))
         batch_op.drop_column('rematch_of')
-    with op.batch_alter_table('chat_lines', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_chat_lines_table_id'))
     op.drop_table('chat_lines')

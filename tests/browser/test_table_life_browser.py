@@ -206,6 +206,7 @@ def test_the_replay_page_steps_through_a_finished_game(shared_server, game: str)
             for point in ("0", "all", "spectator"):
                 page.select_option("#replay-seat", point)
                 at(3)
+            page.locator("#replay-next").focus()  # the keys are the page's, not the select's
             page.keyboard.press("End")
             at(total)
             page.wait_for_selector("#log li")

@@ -227,7 +227,9 @@ async def test_every_game_replays_step_by_step_and_round_trips_through_export(
     for path in ("replay", "views/0", "export"):
         assert httpx.get(f"{base}/api/matches/{table['id']}/{path}", timeout=10) \
             .status_code == 404
-    await clients[0].send({"type": "chat", "text": "¡vamos!"})
+    talker = next(c for c in clients if c.state["chat_allowed"])  # not a builder
+    await talker.send({"type": "chat", "text": "¡vamos!"})
+    await wait_for(talker, lambda m: m["type"] == "chat" and m["text"] == "¡vamos!")
     await play_to_end(clients, random.Random(len(game)))
     for c in clients:
         await c.close()

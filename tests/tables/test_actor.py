@@ -49,9 +49,11 @@ class MemoryRepo:
         self.actions.append((seq, seat, action, source))
         self.outcome = outcome
 
-    async def add_chat_line(self, table_id: str, *, at: Any, **line: Any) -> Any:
+    def queue_chat_line(self, table_id: str, seq: int, *, at: Any, **line: Any) -> Any:
         self.chat.append(line)
-        return SimpleNamespace(id=len(self.chat), created_at=at, **line)
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
 
     async def delete_table(self, *args: Any, **kwargs: Any) -> None:
         self.deleted = True

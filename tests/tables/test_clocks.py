@@ -177,6 +177,10 @@ async def test_a_seat_out_of_time_in_a_simultaneous_game_gets_its_timeout_pick()
     await actor.submit(Act("b", engine.legal_actions(actor.state, 1)[0], actor.info.version))
     clock.now += 20
     await actor.submit(ClockCheck(0))
+    for _ in range(50):  # one timeout per wake-up; the next wake-ups follow at once
+        await asyncio.sleep(0.01)
+        if 2 not in actor.engine.waiting_for(actor.state):  # type: ignore[attr-defined]
+            break
     moves = [(seat, source) for _, seat, _, source in repo.actions]
     assert moves[:3] == [(0, "player"), (1, "player"), (2, "timeout")]
     # with no increment, seat 2's later picks are made as soon as they are due

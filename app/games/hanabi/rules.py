@@ -392,7 +392,8 @@ class HanabiEngine(BaseEngine):
                          for item, card in zip(backs, hand, strict=True)]
                 variants.append((backs, faces))
             state.__dict__["_hands"] = variants
-        # once the game is over nothing is secret: everyone sees every hand
+        # once the game is over nothing is secret: everyone sees every hand (and a replay, or
+        # a spectator the host lets see everything, sees them all: ``reveal``)
         hands = [faces if state.over or reveal or (seat is not None and owner != seat) else backs
                  for owner, (backs, faces) in enumerate(variants)]
         public = state.__dict__.get("_public")

@@ -1,0 +1,76 @@
+"""Chat lines stored in batches: every table's lines that gather while a commit is in flight
+share the next transaction (one fsync for many), like the actions' group commit.
+
+Chat is frequent in a way moves are not: every join, leave, reconnect and timed-out move
+adds a system line. Storing each in a transaction of its own made SQLite's single writer
+connection the bottleneck of a busy server, so lines are queued here instead. A player's
+message waits until it is stored (the sender hears if it was not); system lines do not wait
+(a lost system line is logged, never a stall).
+
+Each line carries its table's own sequence number (``seq``), given by the table's actor:
+clients use it to show a line once, and a restart reads it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.models import ChatLine
+
+log = logging.getLogger(__name__)
+
+CHAT = ChatLine.__table__
+
+
+class ChatWriter:
+    def __init__(self, engine: AsyncEngine, max_batch: int = 1000) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: asyncio.Queue[tuple[dict[str, Any], asyncio.Future[None]]] = \
+            asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.lines = 0
+
+    def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue one line (a ``chat_lines`` row as a dict); the future is done once it is
+        stored (or failed)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="chat-writer")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((row, done))
+        return done
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < self.max_batch and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(CHAT), [row for row, _ in batch])
+            except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
+                log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                        done.exception()  # system lines do not wait: never "unretrieved"
+                continue
+            self.batches += 1
+            self.lines += len(batch)
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
