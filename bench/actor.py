@@ -1,0 +1,83 @@
+"""The table actor's own cost per action: no sockets, no database.
+
+    python -m bench.actor [--games 30] [--game hanabi] [--seats 4]
+
+Plays ``--games`` whole games through a ``TableActor`` whose storage is the in-memory
+repository of the actor tests and whose connections write to nothing, so what is left is
+validation, ``apply``, every seat's view, the state messages and their encoding. Prints the
+CPU time per action (``time.process_time``). Run it under
+``valgrind --tool=callgrind`` for an instruction count that other work on the machine does
+not disturb (the figures in bench/README.md are ``Ir`` divided by the actions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+from datetime import UTC, datetime
+
+from app.games import ENGINES
+from app.tables.actor import Act, Connect, Join, Start, TableActor, TableInfo
+from app.tables.connections import Connection
+from tests.tables.test_actor import MemoryRepo
+
+
+async def play(game: str, seats: int, games: int) -> tuple[int, float]:
+    engine = ENGINES[game]
+    options = {o.name: o.default for o in engine.options} | {"turn_seconds": 0}
+    rng = random.Random(1)
+    actions, cpu = 0, 0.0
+
+    async def send_text(_text: str) -> None:
+        return None
+
+    async def close(_code: int, _reason: str) -> None:
+        return None
+
+    for g in range(games):
+        players = [f"p{i}" for i in range(seats)]
+        info = TableInfo(id=f"t{g}", game=game, seat_count=seats, options=options,
+                         private=False, invite_token="invite", host_id=players[0],
+                         status="waiting", seed=g, version=1, created_at=datetime.now(UTC),
+                         seats=[players[0]] + [None] * (seats - 1), names={players[0]: "P0"})
+        actor = TableActor(info, engine, MemoryRepo())
+        actor.start()
+        for i in range(1, seats):
+            await actor.submit(Join(players[i], f"P{i}"))
+        writers = []
+        for player in players:
+            connection = Connection(player, send_text, close, 10_000)
+            writers.append(asyncio.get_running_loop().create_task(connection.writer()))
+            await actor.submit(Connect(connection))
+        await actor.submit(Start(players[0]))
+        start = time.process_time()
+        while actor.info.status == "playing":
+            seat = min(engine.to_act(actor.state))
+            legal = engine.legal_actions(actor.state, seat)
+            # Hanabi: random plays end a game in ~20 moves; keep games their natural length
+            calm = [a for a in legal if a.get("type") != "play"] or legal
+            await actor.submit(Act(players[seat], rng.choice(calm), actor.info.version))
+            actions += 1
+            await asyncio.sleep(0)
+        cpu += time.process_time() - start
+        await actor.stop()
+        for w in writers:
+            w.cancel()
+    return actions, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--game", default="hanabi")
+    parser.add_argument("--seats", type=int, default=4)
+    args = parser.parse_args()
+    actions, cpu = asyncio.run(play(args.game, args.seats, args.games))
+    print(f"{args.game} x{args.seats}: {actions} actions, "
+          f"{1e6 * cpu / max(actions, 1):.0f} us of CPU per action (actor, views, encoding)")
+
+
+if __name__ == "__main__":
+    main()
