@@ -300,9 +300,14 @@ function startDrag(event, block, fromTray) {
   if (!board || !mine) return;
   const placed = mine.placed.find((p) => p.block === block);
   const at = boardPoint(board, event, view);
+  // controls reversed (card 10): a block taken from the tray sits at the mirror image of the
+  // pointer, so it lands on the board wherever the pointer is over it (starting from the
+  // pointer itself sent it off the board's edge on a drag to the right)
+  const mirrored = view.construction && view.construction.mode === "mirrored";
+  const startX = !placed && mirrored ? view.board.w - at.x : at.x;
   ui.dragged = false;
   ui.drag = { block, fromTray, angle: placed ? placed.angle : 0, flip: placed ? placed.flip : false,
-    x: placed ? placed.x : at.x, y: placed ? placed.y : at.y, ox: placed ? placed.x : at.x, oy: placed ? placed.y : at.y,
+    x: placed ? placed.x : startX, y: placed ? placed.y : at.y, ox: placed ? placed.x : startX, oy: placed ? placed.y : at.y,
     sx: at.x, sy: at.y, cx: event.clientX, cy: event.clientY, moved: false, inside: !fromTray };
   window.addEventListener("pointermove", onMove);
   window.addEventListener("pointerup", onUp);
