@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.batching import BatchWriter
 from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
@@ -27,50 +28,34 @@ log = logging.getLogger(__name__)
 CHAT = ChatLine.__table__
 
 
-class ChatWriter:
+class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
+    name = "chat-writer"
+
     def __init__(self, engine: AsyncEngine, max_batch: int = 1000) -> None:
-        self.engine = engine
-        self.max_batch = max_batch
-        self._queue: asyncio.Queue[tuple[dict[str, Any], asyncio.Future[None]]] = \
-            asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(engine, max_batch)
         self.batches = 0
         self.lines = 0
 
     def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
         """Queue one line (a ``chat_lines`` row as a dict); the future is done once it is
         stored (or failed)."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="chat-writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((row, done))
+        self._put((row, done))
         return done
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-
-    async def _run(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while len(batch) < self.max_batch and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                async with self.engine.begin() as conn:
-                    await conn.execute(insert(CHAT), [row for row, _ in batch])
-            except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
-                log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-                        done.exception()  # system lines do not wait: never "unretrieved"
-                continue
-            self.batches += 1
-            self.lines += len(batch)
+    async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(CHAT), [row for row, _ in batch])
+        except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
+            log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
             for _, done in batch:
                 if not done.done():
-                    done.set_result(None)
+                    done.set_exception(exc)
+                    done.exception()  # system lines do not wait: never "unretrieved"
+            return
+        self.batches += 1
+        self.lines += len(batch)
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)

@@ -25,6 +25,7 @@ from sqlalchemy import and_, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.batching import BatchWriter
 from app.db.models import ActionRecord, GameTable
 
 log = logging.getLogger(__name__)
@@ -65,55 +66,36 @@ class PendingAction:
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class GroupWriter:
+class GroupWriter(BatchWriter[PendingAction]):
+    name = "group-writer"
+
     def __init__(self, engine: AsyncEngine, max_batch: int = 500) -> None:
-        self.engine = engine
-        self.max_batch = max_batch
-        self._queue: asyncio.Queue[PendingAction] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(engine, max_batch)
         # figures for /metrics: batches committed and actions in them
         self.batches = 0
         self.actions = 0
 
-    def _ensure_running(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                                name="group-writer")
-
     async def append(self, item: PendingAction) -> None:
         """Queue one action and return once it is durable (or raise why it is not)."""
-        self._ensure_running()
-        await self._queue.put(item)
+        self._put(item)
         await item.done
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-
-    async def _run(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while len(batch) < self.max_batch and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._commit(batch)
-            except Exception as exc:  # noqa: BLE001 - isolate the bad write, keep the others
-                if len(batch) == 1:
-                    self._fail(batch[0], exc)
-                    continue
-                for item in batch:
-                    try:
-                        await self._commit([item])
-                    except Exception as one:  # noqa: BLE001
-                        self._fail(item, one)
-                    else:
-                        self._release([item])
-                continue
-            self._release(batch)
+    async def _store(self, batch: list[PendingAction]) -> None:
+        try:
+            await self._commit(batch)
+        except Exception as exc:  # noqa: BLE001 - isolate the bad write, keep the others
+            if len(batch) == 1:
+                self._fail(batch[0], exc)
+                return
+            for item in batch:
+                try:
+                    await self._commit([item])
+                except Exception as one:  # noqa: BLE001
+                    self._fail(item, one)
+                else:
+                    self._release([item])
+            return
+        self._release(batch)
 
     async def _commit(self, batch: list[PendingAction]) -> None:
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
