@@ -19,6 +19,7 @@ from starlette.routing import Match
 
 from app.api import life, lobby, matches, metrics, pages, players, replays, ws
 from app.api.forward import ForwardMiddleware
+from app.api.rendering import error_page
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import ROOT, get_settings
@@ -129,7 +130,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     async def app_error(request: Request, exc: AppError) -> Response:
         headers = getattr(exc, "headers", None)  # e.g. Retry-After on rate limits
         if wants_html(request):
-            return pages.error_page(request, exc.status, f"error.{exc.code}", exc.message,
+            return error_page(request, exc.status, f"error.{exc.code}", exc.message,
                                     headers=headers)
         return JSONResponse(exc.to_json(), status_code=exc.status, headers=headers)
 
@@ -157,7 +158,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
                                  "message": "body: not valid JSON (UTF-8 text)"}, 422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         if exc.status_code == 404 and wants_html(request):  # a mistyped address: our page
-            return pages.error_page(request, 404, "error.page_not_found", str(exc.detail))
+            return error_page(request, 404, "error.page_not_found", str(exc.detail))
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, not just one route's
             headers["Allow"] = ", ".join(_allowed_methods(request))

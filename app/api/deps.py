@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -35,6 +36,12 @@ def unsign(value: str, key: str) -> str | None:
     if not token:
         return None
     return token if hmac.compare_digest(sign(token, key), value) else None
+
+
+async def create_player(repo: Repository, name: str) -> tuple[Player, str]:
+    token = secrets.token_urlsafe(32)
+    player = await repo.create_player(secrets.token_hex(8), name, token)
+    return player, token
 
 
 def watch_key(table_id: str, invite_token: str) -> str:

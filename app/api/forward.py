@@ -42,6 +42,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from app.api.rendering import error_page
+from app.api.security import wants_html
 from app.config import get_settings
 from app.errors import AppError
 from app.tables.cluster import Cluster
@@ -265,9 +267,6 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, exc: AppError) -> 
         await receive()
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": exc.code})
         return
-    from app.api.pages import error_page  # the pages import the API: import here, not above
-    from app.api.security import wants_html
-
     request = Request(scope, receive)
     headers = {"Retry-After": "1"} if exc.status == 503 else None
     response: Response

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Request
 
 from app.api.deps import CurrentPlayer, RegistryDep
 from app.api.limits import get_limits
-from app.api.lobby import table_out
 from app.api.schemas import Ballot, JoinedOut, NewVote, TableOut, VoteOut, errors
+from app.api.shapes import table_out
 from app.errors import AppError, forbidden
 from app.tables.actor import AddBot, Join, TableActor
 from app.tables.life import Cast, Propose, Resign, SetRematch

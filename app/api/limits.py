@@ -1,5 +1,5 @@
-"""REST-side limits, each with a clear error: display names, tables hosted at once, and how
-fast one player or one address may create players and tables.
+"""REST-side limits, each with a clear error: tables hosted at once, and how fast one player
+or one address may create players and tables (display names: ``app.names``).
 
 Limits on what a WebSocket sends live in ``app.tables.limits``; the token bucket is shared.
 Settings (``LUDOTECA_*``) are in ``app.config``; a rate of 0 turns that limit off.
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-import unicodedata
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from ipaddress import ip_address, ip_network
@@ -24,39 +23,6 @@ from app.tables.limits import Bucket
 
 if TYPE_CHECKING:
     from app.tables.registry import Registry
-
-NAME_MAX = 32
-# a body far longer than any name is refused before any work is done on it
-NAME_INPUT_MAX = 256
-
-
-class BadName(ValueError):
-    """A display name that cannot be used; ``key`` names the translated message."""
-
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
-
-
-def clean_name(raw: str) -> str:
-    """A display name as shown to others: NFC, no control or invisible characters, runs of
-    spaces made one, trimmed, 1 to 32 characters. Raises ``BadName`` with a clear message."""
-    if len(raw) > NAME_INPUT_MAX:
-        raise BadName("name.error.too_long", f"a name has at most {NAME_MAX} characters")
-    text = unicodedata.normalize("NFC", raw)
-    if any(unicodedata.category(ch) == "Cc" for ch in text):
-        raise BadName("name.error.control",
-                         "a name cannot hold control characters (tabs, line breaks...)")
-    text = " ".join(text.split())  # every kind of space becomes one plain space
-    if not text:
-        raise BadName("name.error.empty", "a name needs at least one visible character")
-    if any(not ch.isprintable() for ch in text):
-        raise BadName("name.error.invisible",
-                         "a name cannot hold invisible or formatting characters")
-    if len(text) > NAME_MAX:
-        raise BadName("name.error.too_long", f"a name has at most {NAME_MAX} characters")
-    return text
-
 
 class RateLimited(AppError):
     """Too many creations too fast: 429 with ``Retry-After`` (whole seconds)."""

@@ -6,38 +6,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, watch_key
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
-from app.config import get_settings
+from app.api.shapes import summary_out, table_out
 from app.games import ENGINES
-from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start, TableActor
+from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start
 
 router = APIRouter(prefix="/api", tags=["lobby"])
-
-
-def absolute(request: Request, path: str) -> str:
-    base = get_settings().public_url or str(request.base_url)
-    return base.rstrip("/") + path
-
-
-def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
-    return summary_out(request, actor.summary(), actor.info.invite_token, viewer_id)
-
-
-def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
-                viewer_id: str | None) -> TableOut:
-    """A table as the API shows it to ``viewer_id``: the invite and spectator links only for
-    its players, or for anyone when the table is public."""
-    seated = viewer_id is not None and any(
-        s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    invite = watch = None
-    if seated or not summary["private"]:
-        invite = absolute(request, f"/join/{invite_token}")
-        key = watch_key(summary["id"], invite_token)
-        watch = absolute(request, f"/watch/{summary['id']}/{key}")
-    return TableOut(**summary, url=absolute(request, f"/tables/{summary['id']}"),
-                    invite_url=invite, watch_url=watch)
 
 
 @router.get("/games")

@@ -5,26 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 
 from app.api.deps import RepoDep
-from app.api.schemas import MatchAction, MatchDetail, MatchOut, MatchSeat, PlayerOut
-from app.db.models import GameTable
+from app.api.schemas import MatchAction, MatchDetail, MatchOut
+from app.api.shapes import match_out
 from app.errors import not_found
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
-
-
-def _iso(value) -> str | None:  # noqa: ANN001
-    return value.isoformat() if value is not None else None
-
-
-def match_out(row: GameTable) -> dict:
-    return {
-        "id": row.id, "game": row.game, "options": row.options, "seed": row.seed,
-        "seats": [MatchSeat(seat=s.seat, player=PlayerOut(id=s.player.id, name=s.player.name,
-                                                          bot=s.player.bot))
-                  for s in row.seats],
-        "started_at": _iso(row.started_at), "finished_at": _iso(row.finished_at),
-        "outcome": row.outcome,
-    }
 
 
 @router.get("", response_model=list[MatchOut])

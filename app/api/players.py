@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, RegistryDep, RepoDep
+from app.api.deps import CurrentPlayer, RegistryDep, RepoDep, create_player
 from app.api.limits import get_limits
-from app.api.matches import match_out
 from app.api.schemas import MatchOut, MyTableOut, NewPlayer, PlayerCreated, PlayerOut, errors
-from app.db.models import GameTable, Player
-from app.db.repository import Repository
+from app.api.shapes import match_out, result_of, table_out
 from app.errors import not_found
 from app.tables.actor import Rename
 
 router = APIRouter(prefix="/api/players", tags=["players"])
-
-
-async def create_player(repo: Repository, name: str) -> tuple[Player, str]:
-    token = secrets.token_urlsafe(32)
-    player = await repo.create_player(secrets.token_hex(8), name, token)
-    return player, token
 
 
 @router.post("", status_code=201, response_model=PlayerCreated,
@@ -56,8 +47,6 @@ async def my_tables(request: Request, player: CurrentPlayer,
                     registry: RegistryDep) -> list[MyTableOut]:
     """The waiting and playing tables you sit at (private ones too), the ones waiting for
     your move first, then the newest."""
-    from app.api.lobby import table_out  # the lobby's own rendering of a table
-
     out = []
     for actor in registry.tables_of(player.id):
         seat = actor.seat_of(player.id)
@@ -69,18 +58,6 @@ async def my_tables(request: Request, player: CurrentPlayer,
 class PlayerMatchOut(MatchOut):
     result: dict[str, Any] = Field(description="this player's seat, place (1 is best), "
                                    "whether they won, their score, and how the game ended")
-
-
-def result_of(row: GameTable, player_id: str) -> dict[str, Any]:
-    """How ``player_id`` did in a finished game."""
-    seat = next((s.seat for s in row.seats if s.player_id == player_id), None)
-    outcome = row.outcome or {}
-    place = next((i + 1 for i, group in enumerate(outcome.get("ranking", []))
-                  if seat in group), None)
-    scores = outcome.get("scores") or []
-    return {"seat": seat, "place": place, "won": seat in outcome.get("winners", []),
-            "score": scores[seat] if seat is not None and seat < len(scores) else None,
-            "end": (outcome.get("details") or {}).get("end") or "finished"}
 
 
 @router.get("/{player_id}", response_model=PlayerOut, responses=errors(404, 503))

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.api.deps import CurrentPlayer, RepoDep
 from app.api.limits import get_limits
-from app.api.matches import match_out
 from app.api.schemas import MatchOut, errors
+from app.api.shapes import match_out
 from app.config import get_settings
 from app.errors import AppError
 from app.tables import records

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.api.limits import NAME_INPUT_MAX, NAME_MAX, clean_name
+from app.names import NAME_INPUT_MAX, NAME_MAX, clean_name
 
 
 class NewPlayer(BaseModel):

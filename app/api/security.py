@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.rendering import error_page
 from app.config import Settings, get_settings
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -140,8 +141,6 @@ class SecurityMiddleware:
                        reason: str) -> Response:
         message = f"{reason}: send the request from this site's pages, or use a bearer token"
         if wants_html(conn):
-            from app.api.pages import error_page  # pages import this module's helpers
-
             return error_page(Request(scope, receive), 403, "error.csrf")
         return JSONResponse({"code": "csrf", "message": message}, status_code=403)
 

@@ -22,12 +22,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.limits import BadName, clean_name
 from app.db.models import ActionRecord, ChatLine, GameTable, Player
 from app.db.repository import Repository, StoredAction, hash_token, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import SYSTEM_SEAT, BadOptions, IllegalAction, event_for
+from app.names import BadName, clean_name
 from app.tables import options as table_options
 from app.tables.ending import Replayed, replay
 from app.tables.life import view_all

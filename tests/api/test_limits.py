@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.api.limits import BadName, RateLimited, RateLimiter, clean_name
+from app.api.limits import RateLimited, RateLimiter
+from app.names import BadName, clean_name
 from tests.support.client import ApiClient
 from tests.support.server import LiveServer
 
