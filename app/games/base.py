@@ -69,6 +69,7 @@ Events carry per-seat visibility (:class:`Event`) and are redacted with :func:`e
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -471,6 +472,110 @@ def require(condition: bool, code: str, message: str) -> None:
     """Raise :class:`IllegalAction` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(code, message)
+
+
+# --------------------------------------------------------------------------- action shapes
+
+# the integers JSON carries exactly everywhere (JavaScript's safe integers)
+SAFE_INT = 2**53 - 1
+_KINDS = ("int", "number", "str", "bool", "ints")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an action: its kind and the values it may take.
+
+    ``kind``: ``"int"`` (a JSON integer; ``true`` is not 1), ``"number"`` (an integer or a
+    finite float: NaN and the infinities are refused), ``"str"``, ``"bool"``, or ``"ints"``
+    (a list of integers). ``low``/``high`` bound numbers (and list items), ``choices``
+    lists the allowed values, ``longest`` bounds a string's or a list's length. Bounds that
+    depend on the game's state (a seat of this table, a card in this hand) stay in the
+    engine, with its own error codes.
+    """
+
+    kind: str
+    required: bool = True
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+    longest: int = 64
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"unknown field kind {self.kind!r}")
+
+
+# an action type's fields, besides "type" itself
+ActionShape = Mapping[str, Field]
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction("bad_action", message)
+
+
+def _check_number(name: str, value: Any, spec: Field) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _bad(f"field {name!r} must be a number")
+    if spec.kind in ("int", "ints") and not isinstance(value, int):
+        raise _bad(f"field {name!r} must be a whole number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _bad(f"field {name!r} must be a finite number")
+    low = -SAFE_INT if spec.low is None else spec.low
+    high = SAFE_INT if spec.high is None else spec.high
+    if not low <= value <= high:
+        raise _bad(f"field {name!r} is out of range ({low:g} to {high:g})")
+
+
+def _check_field(name: str, value: Any, spec: Field) -> None:
+    if spec.kind in ("int", "number"):
+        _check_number(name, value, spec)
+    elif spec.kind == "str":
+        if not isinstance(value, str):
+            raise _bad(f"field {name!r} must be a string")
+        if len(value) > spec.longest:
+            raise _bad(f"field {name!r} is too long (at most {spec.longest} characters)")
+    elif spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(f"field {name!r} must be true or false")
+    else:
+        if not isinstance(value, list):
+            raise _bad(f"field {name!r} must be a list of whole numbers")
+        if len(value) > spec.longest:
+            raise _bad(f"field {name!r} is too long (at most {spec.longest} items)")
+        for item in value:
+            _check_number(name, item, spec)
+    if spec.choices is not None and not any(
+            type(value) is type(choice) and value == choice for choice in spec.choices):
+        raise _bad(f"field {name!r} must be one of: {', '.join(map(str, spec.choices))}")
+
+
+def check_action(action: Any, shapes: Mapping[str, ActionShape]) -> str:
+    """Check an action's shape before any rule looks at it, and answer its type.
+
+    ``shapes`` maps each action type of the game to its fields. Refused, with
+    :class:`IllegalAction` and a message that says what is wrong: anything but a JSON object
+    (``bad_action``), a type the game does not have (``unknown_action``), a field the type
+    does not have, a missing required field, a value of the wrong kind (a bool is not a
+    number; NaN and the infinities are not numbers) or out of its range (``bad_action``).
+    Every engine calls this first, so nothing unchecked is ever stored in the log."""
+    if not isinstance(action, Mapping):
+        raise _bad("an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise _bad("an action has a \"type\" (a string)")
+    shape = shapes.get(kind)
+    if shape is None:
+        raise IllegalAction("unknown_action", f"unknown action type {kind[:40]!r}; this game "
+                            f"has: {', '.join(sorted(shapes))}")
+    unknown = sorted(str(k)[:40] for k in action if k != "type" and k not in shape)
+    if unknown:
+        raise _bad(f"unknown field(s) for {kind!r}: {', '.join(unknown)}")
+    for name, spec in shape.items():
+        if name in action:
+            _check_field(name, action[name], spec)
+        elif spec.required:
+            raise _bad(f"missing field {name!r}")
+    return kind
 
 
 def action_field(action: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:

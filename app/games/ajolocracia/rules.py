@@ -52,16 +52,19 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
-    IllegalAction,
+    Field,
     OptionSpec,
     Outcome,
     Rng,
     action_field,
+    check_action,
     rank_by,
     require,
 )
 
-PICK_FIELDS = frozenset({"type", "card", "second"})
+# every action's fields (app.games.base.check_action)
+ACTIONS = {"pick": {"card": Field("int"), "second": Field("int", required=False)},
+           "unpick": {}}
 
 
 @dataclass
@@ -186,10 +189,9 @@ class AjolocraciaEngine(BaseEngine):
 
     def apply(self, state: AjolocraciaState, seat: int,
               action: Action) -> tuple[AjolocraciaState, list[Event]]:
-        require(isinstance(action, dict), "bad_action", "an action is a JSON object")
+        kind = check_action(action, ACTIONS)
         require(not state.over, "game_over", "the game is over")
         require(self._valid_seat(state, seat), "bad_seat", "no such seat")
-        kind = action.get("type")
         if kind == "pick":
             cards = self._parse_pick(state, seat, action)
             s = self._clone(state)
@@ -200,17 +202,12 @@ class AjolocraciaEngine(BaseEngine):
             if all(s.picks):
                 events += self._resolve_turn(s)
             return s, events
-        if kind == "unpick":
-            require(set(action) == {"type"}, "bad_action", "unpick takes no fields")
-            require(bool(state.picks[seat]), "not_picked", "you have not picked yet")
-            s = self._clone(state)
-            s.picks[seat] = []
-            return s, [Event("unpicked", {"seat": seat})]
-        raise IllegalAction("bad_action", f"unknown action type {kind!r}")
+        require(bool(state.picks[seat]), "not_picked", "you have not picked yet")
+        s = self._clone(state)
+        s.picks[seat] = []
+        return s, [Event("unpicked", {"seat": seat})]
 
     def _parse_pick(self, state: AjolocraciaState, seat: int, action: Action) -> list[int]:
-        unknown = set(action) - PICK_FIELDS
-        require(not unknown, "bad_action", f"unknown field(s): {', '.join(sorted(unknown))}")
         hand = state.hands[seat]
         card = action_field(action, "card", int)
         require(card in hand, "no_such_card", "that card is not in your hand")

@@ -68,21 +68,26 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
+    Field,
     OptionSpec,
     Outcome,
     Rng,
     Seat,
     action_field,
+    check_action,
     first_seat,
     first_seat_option,
     require,
 )
 
-ACTION_FIELDS = {
-    "exchange": ({"type", "cards"}, set()),
-    "pass": ({"type"}, {"cards"}),
-    "play": ({"type", "suit", "number", "count", "wilds"}, {"ollin"}),
-    "ollin": ({"type", "effect"}, {"card"}),
+# every action's fields (app.games.base.check_action); numbers and suits are checked by the
+# rules below, with their own error codes
+ACTIONS = {
+    "exchange": {"cards": Field("ints")},
+    "pass": {"cards": Field("ints", required=False)},
+    "play": {"suit": Field("str"), "number": Field("int"), "count": Field("int"),
+             "wilds": Field("int"), "ollin": Field("int", required=False)},
+    "ollin": {"effect": Field("str"), "card": Field("int", required=False)},
 }
 SORT_SUITS = (*SUITS, WILD)
 
@@ -191,14 +196,7 @@ class AlebrijesEngine(BaseEngine):
 
     def apply(self, state: AlebrijesState, seat: Seat,
               action: Action) -> tuple[AlebrijesState, list[Event]]:
-        require(isinstance(action, Mapping), "bad_action", "an action must be an object")
-        kind = action_field(action, "type", str)
-        require(kind in ACTION_FIELDS, "unknown_action", f"unknown action type {kind!r}")
-        needed, optional = ACTION_FIELDS[kind]
-        missing = sorted(needed - set(action))
-        require(not missing, "bad_action", f"missing field(s): {', '.join(missing)}")
-        extra = sorted(map(str, set(action) - needed - optional))
-        require(not extra, "bad_action", f"unexpected field(s): {', '.join(extra)}")
+        kind = check_action(action, ACTIONS)
         require(state.phase != "over", "game_over", "the game is over")
         require(seat == state.current, "not_your_turn", "it is not your turn")
         new = state.clone()

@@ -78,11 +78,13 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
+    Field,
     OptionSpec,
     Outcome,
     Rng,
     Window,
     action_field,
+    check_action,
     first_seat,
     first_seat_option,
     rank_by,
@@ -104,6 +106,12 @@ FIELDS: dict[str, frozenset[str]] = {
     "skip_clear": frozenset({"type"}),
     "exchange": frozenset({"type", "take", "give"}),
 }
+# every action's fields with their kinds (app.games.base.check_action); positions are
+# checked against the display by the rules, with their own error codes
+_KINDS = {"pos": Field("int"), "knocker": Field("int"), "cells": Field("ints"),
+          "take": Field("int"), "give": Field("int")}
+ACTIONS = {kind: {f: _KINDS[f] for f in sorted(names - {"type"})}
+           for kind, names in FIELDS.items()}
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     "reveal": frozenset({"reveal"}),
     "take": frozenset({"draw", "take_discard"}),
@@ -209,11 +217,7 @@ class AllegraEngine(BaseEngine):
 
     def apply(self, state: AllegraState, seat: int,
               action: Action) -> tuple[AllegraState, list[Event]]:
-        require(isinstance(action, Mapping), "bad_action", "an action must be an object")
-        kind = action_field(action, "type", str)
-        require(kind in FIELDS, "unknown_action", f"unknown action type {kind!r}")
-        extra = sorted(map(str, set(action) - FIELDS[kind]))
-        require(not extra, "bad_action", f"unexpected field(s): {', '.join(extra)}")
+        kind = check_action(action, ACTIONS)
         require(not state.over, "game_over", "the game is over")
         if kind in ("knock", "no_knock"):
             self._check_answer(state, seat)

@@ -27,11 +27,13 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
+    Field,
     IllegalAction,
     OptionSpec,
     Outcome,
     Rng,
     action_field,
+    check_action,
     first_seat,
     first_seat_option,
     rank_by,
@@ -44,6 +46,14 @@ from app.games.block_and_guess.data import BLOCKS, BOARD_MODES, CLUE_CARDS, CONS
 from app.games.block_and_guess.views import view_of
 
 SIDES = ("left", "right")
+# every action's fields with their kinds (app.games.base.check_action); where a value must
+# also fit the board, the build or the clue card, the rules say so with their own codes
+_PLACE = {"block": Field("int"), "x": Field("number"), "y": Field("number"),
+          "angle": Field("int"), "flip": Field("bool")}
+_GUESS = {"build": Field("int"), "object": Field("int")}
+ACTIONS = {"draft": {"block": Field("int")}, "place": _PLACE, "remove": {"block": Field("int")},
+           "submit": {}, "guess": _GUESS, "propose": _GUESS, "ask_front": {"build": Field("int")},
+           "mark_front": {"side": Field("str")}}
 
 
 def _name(s: JSON, number: int) -> JSON:
@@ -241,14 +251,12 @@ class BlockAndGuessEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
-        require(isinstance(action, dict), "bad_action", "an action is a JSON object")
+        kind = check_action(action, ACTIONS)
         require(not state["over"], "game_over", "the game is over")
         require(self._valid_seat(state, seat), "bad_seat", "no such seat")
-        kind = str(action.get("type"))
         handler = {"draft": self._draft, "place": self._place, "remove": self._remove,
                    "submit": self._submit, "guess": self._guess, "propose": self._propose,
-                   "ask_front": self._ask_front, "mark_front": self._mark_front}.get(kind)
-        require(handler is not None, "bad_action", f"unknown action type {kind!r}")
+                   "ask_front": self._ask_front, "mark_front": self._mark_front}[kind]
         s = _copy(state)
         events: list[Event] = []
         handler(s, seat, action, events)  # type: ignore[misc]

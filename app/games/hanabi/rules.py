@@ -18,11 +18,13 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
+    Field,
     IllegalAction,
     OptionSpec,
     Outcome,
     Rng,
     action_field,
+    check_action,
     first_seat,
     first_seat_option,
     require,
@@ -39,6 +41,14 @@ from app.games.hanabi.data import (
 
 _KNOWLEDGE: dict[tuple[Any, ...], JSON] = {}
 
+
+# every action's fields (app.games.base.check_action); a clue names a colour or a number
+ACTIONS = {
+    "play": {"card": Field("int", low=0)},
+    "discard": {"card": Field("int", low=0)},
+    "clue": {"target": Field("int", low=0), "color": Field("str", required=False),
+             "rank": Field("int", required=False, choices=RANKS)},
+}
 
 @dataclass
 class Card:
@@ -234,10 +244,9 @@ class HanabiEngine(BaseEngine):
 
     def apply(self, state: HanabiState, seat: int,
               action: Action) -> tuple[HanabiState, list[Event]]:
-        require(isinstance(action, dict), "bad_action", "an action is a JSON object")
+        kind = check_action(action, ACTIONS)
         require(not state.over, "game_over", "the game is over")
         require(seat == state.turn, "not_your_turn", "it is not your turn")
-        kind = action.get("type")
         if kind == "play":
             s = state.clone()
             events = self._play(s, seat, self._own_card(s, seat, action))
@@ -246,11 +255,9 @@ class HanabiEngine(BaseEngine):
                     "you cannot discard while all clue tokens are available")
             s = state.clone()
             events = self._discard(s, seat, self._own_card(s, seat, action))
-        elif kind == "clue":
+        else:
             s = state.clone()
             events = self._clue(s, seat, action)
-        else:
-            raise IllegalAction("bad_action", f"unknown action type {kind!r}")
         events += self._end_turn(s)
         return s, events
 

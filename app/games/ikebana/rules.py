@@ -34,12 +34,14 @@ from app.games.base import (
     Action,
     BaseEngine,
     Event,
+    Field,
     IllegalAction,
     OptionSpec,
     Outcome,
     Rng,
     Seat,
     action_field,
+    check_action,
     first_seat,
     first_seat_option,
     rank_by,
@@ -56,8 +58,8 @@ from app.games.ikebana.data import (
 )
 from app.games.ikebana.scoring import score_bouquet
 
-ACTION_FIELDS = {"draw": {"type"}, "keep": {"type"}, "reject": {"type"},
-                 "buy": {"type", "from"}}
+# every action's fields (app.games.base.check_action)
+ACTIONS = {"draw": {}, "keep": {}, "reject": {}, "buy": {"from": Field("int")}}
 
 
 @dataclass
@@ -160,11 +162,7 @@ class IkebanaEngine(BaseEngine):
 
     def apply(self, state: IkebanaState, seat: Seat,
               action: Action) -> tuple[IkebanaState, list[Event]]:
-        require(isinstance(action, Mapping), "bad_action", "an action must be an object")
-        kind = action_field(action, "type", str)
-        require(kind in ACTION_FIELDS, "unknown_action", f"unknown action type {kind!r}")
-        extra = sorted(map(str, set(action) - ACTION_FIELDS[kind]))
-        require(not extra, "bad_action", f"unexpected field(s): {', '.join(extra)}")
+        kind = check_action(action, ACTIONS)
         require(not state.over, "game_over", "the game is over")
         require(seat == state.current, "not_your_turn", "it is not your turn")
         new = state.clone()

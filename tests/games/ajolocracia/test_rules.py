@@ -411,7 +411,7 @@ def test_illegal_actions_change_nothing() -> None:
         (0, {"type": "pick"}, "bad_action"),
         (0, {"type": "pick", "card": mine, "x": 1}, "bad_action"),
         (0, {"type": "unpick"}, "not_picked"),
-        (0, {"type": "shout"}, "bad_action"),
+        (0, {"type": "shout"}, "unknown_action"),
         (0, ["pick"], "bad_action"),
         (2, {"type": "pick", "card": mine}, "bad_seat"),
         (-1, {"type": "pick", "card": mine}, "bad_seat"),

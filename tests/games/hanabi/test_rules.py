@@ -441,7 +441,7 @@ def test_other_cards_never_regain_a_clue() -> None:
 def test_no_passing() -> None:
     # "No está permitido pasar sin realizar ninguna acción."
     state = make([["r1", "y1"], ["r2", "g1"]], ["k1"])
-    expect_illegal(state, 0, {"type": "pass"}, "bad_action")
+    expect_illegal(state, 0, {"type": "pass"}, "unknown_action")
     assert {a["type"] for a in ENGINE.legal_actions(state, 0)} == {"play", "clue"}
 
 
@@ -857,7 +857,7 @@ def test_codes_of_rejections() -> None:
     expect_illegal(state, 0, {"type": "discard", "card": 7}, "no_such_card")
     expect_illegal(state, 0, {"type": "play", "card": "0"}, "bad_action")
     expect_illegal(state, 0, {"type": "clue", "target": 0, "rank": 1}, "bad_target")
-    expect_illegal(state, 0, {"type": "fly"}, "bad_action")
+    expect_illegal(state, 0, {"type": "fly"}, "unknown_action")
 
 
 def test_every_listed_action_is_accepted() -> None:
