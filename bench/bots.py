@@ -45,15 +45,9 @@ from multiprocessing import Pool
 from typing import Any
 
 from app.games import ENGINES
-from app.games.base import (
-    CLOSE_WINDOW,
-    SYSTEM_SEAT,
-    Action,
-    Rng,
-    apply_any,
-    open_window,
-)
-from app.games.bots import BOT_GAMES, Bot, bot_for, bot_rng, seat_history
+from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, Action, Rng
+from app.games.bots import Bot, bot_for, bot_rng, seat_history
+from app.tables.engine import apply_any, open_window
 
 # the rules the issue measures against (Hanabi: standard rules, no empty clues)
 GAME_OPTIONS: dict[str, dict[str, Any]] = {"hanabi": {"empty_clues": False}}
@@ -232,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         default="both")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    games = [g for g in (args.game or BOT_GAMES) if _has_bot(g)]
+    games = [g for g in (args.game or [g for g, e in ENGINES.items() if e.has_bot]) if _has_bot(g)]
     with Pool(args.workers) as pool:
         for game in games:
             engine = ENGINES[game]

@@ -27,8 +27,9 @@ import httpx
 import orjson
 
 from app.games import ENGINES
-from app.games.base import apply_any, engine_options
+from app.games.base import engine_options
 from app.tables.connections import encode
+from app.tables.engine import apply_any
 
 
 def view_digest(view: Any) -> bytes:

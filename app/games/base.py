@@ -32,8 +32,8 @@ Allegra's knock):
   itself when everyone has answered (``window`` then returns ``None`` or a new window).
 - ``close_window(state, window_id) -> (state, events)``: the deadline has passed. The actor
   keeps the clock; when it runs out it stores ``{"type": "close_window", "window": id}`` as
-  an action of :data:`SYSTEM_SEAT`, so a restart replays it from the log like any move. Use
-  :func:`apply_any` to apply a stored action whatever its seat.
+  an action of :data:`SYSTEM_SEAT`, so a restart replays it from the log like any move
+  (``app.tables.engine.apply_any`` applies a stored action whatever its seat).
 
 An optional hook for live, unstored updates (a block being dragged in Block and Guess):
 
@@ -56,6 +56,14 @@ Hooks for the table's life beyond the rules (all optional):
 - ``current_scores(state) -> list[int]``: each seat's score so far, for a game that ends
   early (a resignation, an abandoned table). Default: zeros.
 
+One for the table's per-seat versions (docs/api.md, "Versions"):
+
+- ``acts_on(state, seat) -> Any``: what ``seat`` decides its move from besides its view;
+  default (``app.tables.engine``): its legal actions. While several seats may act, another
+  seat's move that leaves this unchanged never makes this seat's pending action stale.
+
+Every optional hook's default is given once, in ``app.tables.engine.EngineAdapter``.
+
 Two more hooks serve tests and bots:
 
 - ``scramble(state, seat | None, rng) -> state``: the same game with everything hidden from
@@ -69,6 +77,7 @@ Events carry per-seat visibility (:class:`Event`) and are redacted with :func:`e
 from __future__ import annotations
 
 import copy
+import importlib.util
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -154,7 +163,7 @@ class OptionSpec:
 
 
 # Every game gets these platform options; the table actor (not the engine) applies them
-# (app/tables/options.py resolves them, app/tables/clocks.py runs the clocks).
+# (app/tables/options.py resolves them, app/tables/core/clocks.py runs the clocks).
 TURN_TIMER = OptionSpec("turn_seconds", "int", 0, minimum=0, maximum=3600)
 CLOCK = OptionSpec("clock", "choice", "none", choices=("none", "turn", "chess"))
 BANK = OptionSpec("bank_seconds", "int", 600, minimum=10, maximum=86400)
@@ -172,7 +181,7 @@ TABLE_OPTION_NAMES = frozenset(o.name for o in (*PLATFORM_OPTIONS, SEE_ALL))
 
 def table_options(engine: Any) -> tuple[OptionSpec, ...]:
     """The platform's options a table of ``engine`` offers (see-all only if cooperative)."""
-    if getattr(engine, "cooperative", False):
+    if engine.cooperative:
         return (*PLATFORM_OPTIONS, SEE_ALL)
     return PLATFORM_OPTIONS
 
@@ -305,49 +314,6 @@ class Window:
         return {"id": self.id, "seconds": self.seconds, "seats": sorted(self.seats)}
 
 
-def open_window(engine: Any, state: Any) -> Window | None:
-    """The engine's open timed window, for engines that have the hook."""
-    hook = getattr(engine, "window", None)
-    return hook(state) if hook is not None and state is not None else None
-
-
-def state_seats(engine: Any, state: Any) -> int:
-    """How many seats a game state has (every dump holds it under ``"seats"``)."""
-    return int(engine.dump(state)["seats"])
-
-
-def apply_any(engine: Any, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
-    """Apply a stored action: a seat's move, the platform closing a timed window, or the
-    platform ending the game early (a resignation, an abandoned table: the state is left as
-    it was; ``app.tables.ending`` gives the outcome)."""
-    if seat == SYSTEM_SEAT:
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        if kind == RESIGN:
-            resigner = action.get("seat")
-            if not isinstance(resigner, int) or isinstance(resigner, bool) or \
-                    not 0 <= resigner < state_seats(engine, state):
-                raise IllegalAction("bad_action", "a resignation names a seat of the table")
-            return state, [Event("resigned", {"seat": resigner})]
-        if kind == ABANDON:
-            if action.get("reason") not in ABANDON_REASONS:
-                raise IllegalAction("bad_action", "an abandon says why: vote or empty")
-            return state, [Event("abandoned", {"reason": action["reason"]})]
-        if kind == AUTOPILOT:
-            target, on = action.get("seat"), action.get("on")
-            if not isinstance(target, int) or isinstance(target, bool) or \
-                    not 0 <= target < state_seats(engine, state) or not isinstance(on, bool):
-                raise IllegalAction("bad_action", "autopilot names a seat and on: true/false")
-            return state, [Event(AUTOPILOT, {"seat": target, "on": on})]
-        if kind != CLOSE_WINDOW:
-            raise IllegalAction("bad_action", "the platform only closes timed windows or "
-                                "ends a game early")
-        window = open_window(engine, state)
-        if window is None or window.id != action.get("window"):
-            raise IllegalAction("window_closed", "that window is not open")
-        return engine.close_window(state, window.id)  # type: ignore[no-any-return]
-    return engine.apply(state, seat, action)  # type: ignore[no-any-return]
-
-
 # --------------------------------------------------------------------------- outcome
 
 
@@ -401,6 +367,10 @@ class Engine(Protocol):
     max_players: int
     options: tuple[OptionSpec, ...]
     simultaneous: bool  # several seats may be in to_act at once
+    cooperative: bool  # everyone wins or loses together
+
+    @property
+    def has_bot(self) -> bool: ...  # a server-side bot can play a seat
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> Any: ...
     def to_act(self, state: Any) -> set[Seat]: ...
@@ -413,10 +383,6 @@ class Engine(Protocol):
     def timeout_action(self, state: Any, seat: Seat) -> Action: ...
     def scramble(self, state: Any, seat: Seat | None, rng: Rng) -> Any: ...
     def all_cards(self, state: Any) -> list[Any]: ...
-
-
-# the games with a server-side bot (app/games/bots.py imports their bot modules)
-_BOT_GAMES = ("hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra")
 
 
 class BaseEngine:
@@ -435,6 +401,13 @@ class BaseEngine:
     # check that a choice changes no byte of what the others receive before it
     secret_picks: bool = False
 
+    @property
+    def has_bot(self) -> bool:
+        """Whether the game has a server-side bot: its package holds a ``bot`` module (with
+        ``BOT``, see app/games/bots.py)."""
+        package = type(self).__module__.rpartition(".")[0]
+        return bool(package) and importlib.util.find_spec(f"{package}.bot") is not None
+
     def check_setup(self, seats: int, options: Mapping[str, Any] | None) -> JSON:
         if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
             raise BadOptions(
@@ -449,7 +422,7 @@ class BaseEngine:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "simultaneous": self.simultaneous,
-            "bots": self.id in _BOT_GAMES,
+            "bots": self.has_bot,
             "cooperative": self.cooperative,
             "options": [*(o.describe() for o in self.options),
                         *({**o.describe(), "platform": True} for o in table_options(self))],
@@ -504,6 +477,17 @@ class Field:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown field kind {self.kind!r}")
 
+    def accepts(self, value: Any) -> bool:
+        """The quick test every action's fields go through (``_explain`` says why not)."""
+        if self.kind == "int":
+            ok = type(value) is int and (self.low if self.low is not None else -SAFE_INT) \
+                <= value <= (self.high if self.high is not None else SAFE_INT)
+        elif self.kind == "str":
+            ok = type(value) is str and len(value) <= self.longest
+        else:
+            return _explain("", value, self) is None
+        return ok and (self.choices is None or value in self.choices)
+
 
 # an action type's fields, besides "type" itself
 ActionShape = Mapping[str, Field]
@@ -513,40 +497,44 @@ def _bad(message: str) -> IllegalAction:
     return IllegalAction("bad_action", message)
 
 
-def _check_number(name: str, value: Any, spec: Field) -> None:
+def _number_problem(name: str, value: Any, spec: Field) -> IllegalAction | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _bad(f"field {name!r} must be a number")
+        return _bad(f"field {name!r} must be a number")
     if spec.kind in ("int", "ints") and not isinstance(value, int):
-        raise _bad(f"field {name!r} must be a whole number")
+        return _bad(f"field {name!r} must be a whole number")
     if isinstance(value, float) and not math.isfinite(value):
-        raise _bad(f"field {name!r} must be a finite number")
+        return _bad(f"field {name!r} must be a finite number")
     low = -SAFE_INT if spec.low is None else spec.low
     high = SAFE_INT if spec.high is None else spec.high
     if not low <= value <= high:
-        raise _bad(f"field {name!r} is out of range ({low:g} to {high:g})")
+        return _bad(f"field {name!r} is out of range ({low:g} to {high:g})")
+    return None
 
 
-def _check_field(name: str, value: Any, spec: Field) -> None:
+def _explain(name: str, value: Any, spec: Field) -> IllegalAction | None:
+    """What is wrong with ``value`` for ``spec`` (None: nothing)."""
+    problem: IllegalAction | None = None
     if spec.kind in ("int", "number"):
-        _check_number(name, value, spec)
+        problem = _number_problem(name, value, spec)
     elif spec.kind == "str":
         if not isinstance(value, str):
-            raise _bad(f"field {name!r} must be a string")
-        if len(value) > spec.longest:
-            raise _bad(f"field {name!r} is too long (at most {spec.longest} characters)")
+            problem = _bad(f"field {name!r} must be a string")
+        elif len(value) > spec.longest:
+            problem = _bad(f"field {name!r} is too long (at most {spec.longest} characters)")
     elif spec.kind == "bool":
         if not isinstance(value, bool):
-            raise _bad(f"field {name!r} must be true or false")
+            problem = _bad(f"field {name!r} must be true or false")
+    elif not isinstance(value, list):
+        problem = _bad(f"field {name!r} must be a list of whole numbers")
+    elif len(value) > spec.longest:
+        problem = _bad(f"field {name!r} is too long (at most {spec.longest} items)")
     else:
-        if not isinstance(value, list):
-            raise _bad(f"field {name!r} must be a list of whole numbers")
-        if len(value) > spec.longest:
-            raise _bad(f"field {name!r} is too long (at most {spec.longest} items)")
-        for item in value:
-            _check_number(name, item, spec)
-    if spec.choices is not None and not any(
+        problem = next((p for p in (_number_problem(name, item, spec) for item in value) if p),
+                       None)
+    if problem is None and spec.choices is not None and not any(
             type(value) is type(choice) and value == choice for choice in spec.choices):
-        raise _bad(f"field {name!r} must be one of: {', '.join(map(str, spec.choices))}")
+        problem = _bad(f"field {name!r} must be one of: {', '.join(map(str, spec.choices))}")
+    return problem
 
 
 def check_action(action: Any, shapes: Mapping[str, ActionShape]) -> str:
@@ -567,12 +555,15 @@ def check_action(action: Any, shapes: Mapping[str, ActionShape]) -> str:
     if shape is None:
         raise IllegalAction("unknown_action", f"unknown action type {kind[:40]!r}; this game "
                             f"has: {', '.join(sorted(shapes))}")
-    unknown = sorted(str(k)[:40] for k in action if k != "type" and k not in shape)
-    if unknown:
-        raise _bad(f"unknown field(s) for {kind!r}: {', '.join(unknown)}")
+    for key in action:
+        if key not in shape and key != "type":
+            unknown = sorted(str(k)[:40] for k in action if k != "type" and k not in shape)
+            raise _bad(f"unknown field(s) for {kind!r}: {', '.join(unknown)}")
     for name, spec in shape.items():
         if name in action:
-            _check_field(name, action[name], spec)
+            value = action[name]
+            if not spec.accepts(value):
+                raise _explain(name, value, spec) or _bad(f"field {name!r} is not allowed")
         elif spec.required:
             raise _bad(f"missing field {name!r}")
     return kind

@@ -16,16 +16,14 @@ none on purpose (building a shape that teammates can recognise is the game; see 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from app.games.base import _BOT_GAMES, JSON, Action, Event, IllegalAction, Rng, event_for
+from app.games.base import JSON, Action, Event, IllegalAction, Rng, event_for
 
 log = logging.getLogger(__name__)
-
-# games whose bot module exists; the module is imported on first use
-BOT_GAMES = _BOT_GAMES
 
 History = Sequence[JSON]  # [{"version": int, "events": [event, ...]}, ...] as the seat sees it
 
@@ -54,11 +52,16 @@ def bot_for(game: str, all_bots: bool = False) -> Bot | None:
     table is a bot from the start, so a game may use conventions no person would follow
     (a module's ``BOT_ALL_BOTS``, e.g. Hanabi's hat guessing); otherwise its ``BOT``, which
     plays the way people expect a partner to."""
-    if game not in BOT_GAMES:
-        return None
     bot = _loaded.get((game, all_bots))
     if bot is None:
-        module = importlib.import_module(f"app.games.{game.replace('-', '_')}.bot")
+        name = f"app.games.{game.replace('-', '_')}.bot"
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:  # not even a game package of that name
+            found = None
+        if found is None:  # no bot module: no bot (see BaseEngine.has_bot)
+            return None
+        module = importlib.import_module(name)
         bot = getattr(module, "BOT_ALL_BOTS", module.BOT) if all_bots else module.BOT
         _loaded[(game, all_bots)] = bot
     return bot

@@ -27,16 +27,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from app.games.base import (
-    CLOSE_WINDOW,
-    SYSTEM_SEAT,
-    Engine,
-    IllegalAction,
-    Rng,
-    apply_any,
-    event_for,
-    open_window,
-)
+from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, Engine, IllegalAction, Rng, event_for
+from app.tables.engine import apply_any, open_window
 
 MAX_STEPS = 5000
 

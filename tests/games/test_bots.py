@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 
 from app.games import ENGINES
-from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, Action, Rng, apply_any, open_window
-from app.games.bots import BOT_GAMES, bot_for, bot_rng, seat_history
+from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, Action, Rng
+from app.games.bots import bot_for, bot_rng, seat_history
+from app.tables.engine import apply_any, open_window
 
-GAMES = [g for g in BOT_GAMES if g != "hanabi"]
+GAMES = [g for g, e in sorted(ENGINES.items()) if e.has_bot and g != "hanabi"]
 
 # options that change how a game flows (each is played at every player count)
 VARIANTS: dict[str, list[dict[str, Any]]] = {

@@ -14,7 +14,8 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from app.games.base import SYSTEM_SEAT, apply_any, engine_options
+from app.games.base import SYSTEM_SEAT, engine_options
+from app.tables.engine import apply_any
 from tests.support.client import SeatClient, connect_and_start, seat_players
 
 pytestmark = pytest.mark.asyncio

@@ -21,7 +21,8 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from app.games.base import apply_any, engine_options
+from app.games.base import engine_options
+from app.tables.engine import apply_any
 from tests.support.client import ApiClient, SeatClient, connect_and_start, play_to_end, seat_players
 
 pytestmark = pytest.mark.asyncio

@@ -24,7 +24,8 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from app.games.base import Rng, apply_any, engine_options, event_for
+from app.games.base import Rng, engine_options, event_for
+from app.tables.engine import apply_any
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 
 SUMMARY_KEYS = {"id", "game", "status", "version", "seat_count", "options", "private", "host",

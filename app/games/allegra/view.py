@@ -8,7 +8,7 @@ cards by their value alone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.games.allegra.data import MAX_ROUNDS_WITH_TARGET
 from app.games.allegra.geometry import display_slots
@@ -21,10 +21,17 @@ from app.games.allegra.state import (
     lines_of,
     totals,
 )
-from app.games.base import JSON
+from app.games.base import JSON, Action, Outcome, Window
 
-if TYPE_CHECKING:
-    from app.games.allegra.rules import AllegraEngine
+
+class AllegraEngine(Protocol):
+    """What the view asks of the engine (rules.py imports this module, not the reverse)."""
+
+    id: str
+
+    def window(self, state: AllegraState) -> Window | None: ...
+    def outcome(self, state: AllegraState) -> Outcome | None: ...
+    def legal_actions(self, state: AllegraState, seat: int) -> list[Action]: ...
 
 
 SUMMARY_KEYS = ("round", "trigger", "base", "penalty", "points", "totals")

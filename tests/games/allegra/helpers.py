@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.allegra import ENGINE, AllegraState
-from app.games.base import Event, apply_any, event_for, resolve_options
+from app.games.base import Event, event_for, resolve_options
+from app.tables.engine import apply_any
 
 
 class D:

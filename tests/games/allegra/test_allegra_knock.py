@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from app.games.allegra import ENGINE
-from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, IllegalAction, Window, apply_any
+from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, IllegalAction, Window
+from app.tables.engine import apply_any
 from tests.games.allegra.helpers import D, P, grid, make, play, public, shown, types
 
 

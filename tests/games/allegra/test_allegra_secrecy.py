@@ -10,7 +10,8 @@ import random
 import pytest
 
 from app.games.allegra import ENGINE, AllegraState
-from app.games.base import SYSTEM_SEAT, apply_any, event_for, open_window
+from app.games.base import SYSTEM_SEAT, event_for
+from app.tables.engine import apply_any, open_window
 
 MARK = 777
 TURNING_UP = {"revealed", "drew", "flipped", "kept", "knock_placed", "exchanged",
