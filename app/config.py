@@ -40,7 +40,7 @@ class Settings(BaseSettings):
     tables_per_minute: float = 10  # tables one player may create (burst of as many)
     tables_per_minute_per_ip: float = 30
     players_per_minute_per_ip: float = 20  # new players (REST or the name form) per address
-    # table life (app/tables/life.py): a waiting table nobody has been at for this long is
+    # table life (app/tables/core/ending.py): a waiting table nobody has been at for this long is
     # deleted; a playing table no seated player has been connected to for this long is
     # closed as abandoned (recorded, no winner); the janitor looks every janitor_seconds
     waiting_expiry_seconds: float = 3600

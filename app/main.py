@@ -205,7 +205,7 @@ async def _evict_forever(registry: Registry, every: float = 60, idle: float = 90
 
 async def _housekeep_forever(registry: Registry) -> None:
     """Waiting tables nobody came to expire; playing tables everyone left are closed as
-    abandoned (app/tables/life.py)."""
+    abandoned (app/tables/core/ending.py)."""
     settings = get_settings()
     while True:
         await asyncio.sleep(settings.janitor_seconds)

@@ -19,13 +19,17 @@ import time
 from datetime import UTC, datetime
 
 from app.games import ENGINES
-from app.tables.actor import Act, Connect, Join, Start, TableActor, TableInfo
+from app.tables.actor import TableActor
 from app.tables.connections import Connection
-from tests.tables.test_actor import MemoryRepo
+from app.tables.core.commands import Act, Join, Start
+from app.tables.core.state import TableStatus, new_table
+from app.tables.engine import adapt
+from tests.tables.support import MemoryRepo
 
 
 async def play(game: str, seats: int, games: int) -> tuple[int, float]:
     engine = ENGINES[game]
+    waiting_for = adapt(engine).waiting_for
     options = {o.name: o.default for o in engine.options} | {"turn_seconds": 0}
     rng = random.Random(1)
     actions, cpu = 0, 0.0
@@ -38,11 +42,10 @@ async def play(game: str, seats: int, games: int) -> tuple[int, float]:
 
     for g in range(games):
         players = [f"p{i}" for i in range(seats)]
-        info = TableInfo(id=f"t{g}", game=game, seat_count=seats, options=options,
-                         private=False, invite_token="invite", host_id=players[0],
-                         status="waiting", seed=g, version=1, created_at=datetime.now(UTC),
-                         seats=[players[0]] + [None] * (seats - 1), names={players[0]: "P0"})
-        actor = TableActor(info, engine, MemoryRepo())
+        table = new_table(id=f"t{g}", engine=adapt(engine), seat_count=seats,
+                          options=options, private=False, invite_token="invite", seed=g,
+                          created_at=datetime.now(UTC), host_id=players[0], host_name="P0")
+        actor = TableActor(table, MemoryRepo())  # type: ignore[arg-type]
         actor.start()
         for i in range(1, seats):
             await actor.submit(Join(players[i], f"P{i}"))
@@ -50,15 +53,16 @@ async def play(game: str, seats: int, games: int) -> tuple[int, float]:
         for player in players:
             connection = Connection(player, send_text, close, 10_000)
             writers.append(asyncio.get_running_loop().create_task(connection.writer()))
-            await actor.submit(Connect(connection))
+            await actor.connect(connection)
         await actor.submit(Start(players[0]))
         start = time.process_time()
-        while actor.info.status == "playing":
-            seat = min(engine.to_act(actor.state))
+        while actor.table.status is TableStatus.PLAYING:
+            # a seat the game waits for (in a simultaneous turn, one that has not chosen)
+            seat = min(waiting_for(actor.state) or engine.to_act(actor.state))
             legal = engine.legal_actions(actor.state, seat)
             # Hanabi: random plays end a game in ~20 moves; keep games their natural length
             calm = [a for a in legal if a.get("type") != "play"] or legal
-            await actor.submit(Act(players[seat], rng.choice(calm), actor.info.version))
+            await actor.submit(Act(players[seat], rng.choice(calm), actor.table.version))
             actions += 1
             await asyncio.sleep(0)
         cpu += time.process_time() - start

@@ -1,5 +1,5 @@
 """What a replay costs: for a random game of each engine at its largest table, the time to
-replay the log from the seed keeping every state (``app.tables.ending.replay``, as the
+replay the log from the seed keeping every state (``app.tables.core.ending.replay``, as the
 replay page's first request does, off the event loop) and the memory those states hold (the
 server keeps the last few matches' states: ``app.tables.records.ReplayCache``).
 
@@ -15,7 +15,7 @@ import time
 import tracemalloc
 
 from app.games import ENGINES
-from app.tables.ending import replay
+from app.tables.core.ending import replay
 from tests.games.conformance import playout
 
 

@@ -12,8 +12,9 @@ from app.api.limits import get_limits
 from app.api.schemas import Ballot, JoinedOut, NewVote, TableOut, VoteOut, errors
 from app.api.shapes import table_out
 from app.errors import AppError, forbidden
-from app.tables.actor import AddBot, Join, TableActor
-from app.tables.life import Cast, Propose, Resign, SetRematch
+from app.tables.actor import TableActor
+from app.tables.core.commands import AddBot, Cast, Join, Propose, Resign, SetRematch
+from app.tables.core.state import TableStatus
 from app.tables.registry import Registry
 
 router = APIRouter(prefix="/api/tables", tags=["table life"])
@@ -65,36 +66,36 @@ async def rematch(table_id: str, request: Request, player: CurrentPlayer,
     seat = old.seat_of(player.id)
     if seat is None:
         raise forbidden("only the players of this game can ask for a rematch")
-    if old.info.status != "finished":
+    if old.table.status is not TableStatus.FINISHED:
         raise AppError("not_finished", "a rematch is for a game that has ended", 409)
     if len(_rematch_locks) > 10_000:  # forget the idle ones now and then
         for key in [k for k, v in _rematch_locks.items() if not v.locked()]:
             del _rematch_locks[key]
-    async with _rematch_locks.setdefault(old.info.id, asyncio.Lock()):
+    async with _rematch_locks.setdefault(old.table.id, asyncio.Lock()):
         new = await _live_rematch(registry, old)
         if new is None:
             async with get_limits(request).new_table(request, registry, player.id):
                 new = await registry.create(
-                    player.id, player.name, old.info.game, old.info.seat_count,
-                    dict(old.info.options), old.info.private, host_seat=seat,
-                    rematch_of=old.info.id)
+                    player.id, player.name, old.table.game, old.table.seat_count,
+                    dict(old.table.options), old.table.private, host_seat=seat,
+                    rematch_of=old.table.id)
             # the same players: the bots that played take their seats again at once
             for bot_seat in sorted(old.bot_seats()):
                 await new.submit(AddBot(player.id, bot_seat))
-            await old.submit(SetRematch(new.info.id, new.info.invite_token, player.id))
+            await old.submit(SetRematch(new.table.id, new.table.invite_token, player.id))
     try:
-        joined = await new.submit(Join(player.id, player.name, seat, new.info.invite_token))
+        joined = await new.submit(Join(player.id, player.name, seat, new.table.invite_token))
     except AppError as exc:
         if exc.code != "seat_taken":
             raise
-        joined = await new.submit(Join(player.id, player.name, None, new.info.invite_token))
+        joined = await new.submit(Join(player.id, player.name, None, new.table.invite_token))
     return JoinedOut(seat=joined, table=table_out(request, new, player.id))
 
 
 async def _live_rematch(registry: Registry, old: TableActor) -> TableActor | None:
-    if old.rematch_id is None:
+    if old.table.rematch is None:
         return None
     try:
-        return await registry.get(old.rematch_id)
+        return await registry.get(old.table.rematch[0])
     except AppError:
         return None  # it was deleted (everyone left it): a new one may be made

@@ -11,7 +11,8 @@ from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
 from app.api.shapes import summary_out, table_out
 from app.games import ENGINES
-from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start
+from app.tables.core.commands import AddBot, Delete, Join, Leave, RemoveBot, Start
+from app.tables.core.state import TableStatus
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -74,7 +75,7 @@ async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
     """Give up your seat before the game starts (the last one to leave deletes the table)."""
     actor = await registry.get(table_id)
     await actor.submit(Leave(player.id))
-    if actor.info.status == "deleted":
+    if actor.table.status is TableStatus.DELETED:
         return None
     return table_out(request, actor, player.id)
 

@@ -20,7 +20,8 @@ async def metrics(request: Request, reset: bool = False) -> dict[str, Any]:
     statuses: dict[str, int] = {}
     connections = 0
     for actor in registry.actors.values():
-        statuses[actor.info.status] = statuses.get(actor.info.status, 0) + 1
+        status = actor.table.status.value
+        statuses[status] = statuses.get(status, 0) + 1
         connections += len(actor.connections)
     figures = {
         "loop_lag": monitor.loop_figures(),

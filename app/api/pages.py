@@ -116,17 +116,17 @@ async def watch_page(table_id: str, key: str, request: Request, player: MaybePla
                      registry: RegistryDep) -> HTMLResponse:
     """The spectator link: watch the table (no name needed; a name lets you chat)."""
     actor = await registry.get(table_id)
-    if not watch_key_ok(actor.info.id, actor.info.invite_token, key):
+    if not watch_key_ok(actor.table.id, actor.table.invite_token, key):
         raise AppError("not_found", "this spectator link is not valid", 404)
     return table_view(request, player, actor, invite=None, watch=key)
 
 
 def table_view(request: Request, player: Any, actor: TableActor,
                invite: str | None, watch: str | None = None) -> HTMLResponse:
-    game = ENGINES[actor.info.game].catalogue_entry()  # type: ignore[attr-defined]
+    game = ENGINES[actor.table.game].catalogue_entry()  # type: ignore[attr-defined]
     # a private table opened without its invite (or spectator link) by someone not seated
     # there: the page says so (the table itself refuses to show them anything)
-    locked = actor.info.private and invite is None and watch is None and (
+    locked = actor.table.private and invite is None and watch is None and (
         player is None or actor.seat_of(player.id) is None)
     return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game,
                   locked=locked, watch=watch)

@@ -12,7 +12,7 @@ from app.api.limits import get_limits
 from app.api.schemas import MatchOut, MyTableOut, NewPlayer, PlayerCreated, PlayerOut, errors
 from app.api.shapes import match_out, result_of, table_out
 from app.errors import not_found
-from app.tables.actor import Rename
+from app.tables.core.commands import Rename
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 

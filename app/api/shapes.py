@@ -21,7 +21,7 @@ def absolute(request: Request, path: str) -> str:
 
 
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
-    return summary_out(request, actor.summary(), actor.info.invite_token, viewer_id)
+    return summary_out(request, actor.summary(), actor.table.invite_token, viewer_id)
 
 
 def summary_out(request: Request, summary: dict[str, Any], invite_token: str,

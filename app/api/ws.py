@@ -20,8 +20,10 @@ from app.api.forward import original_host
 from app.config import get_settings
 from app.errors import AppError, storage_unavailable
 from app.tables import limits
-from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
+from app.tables.actor import TableActor
 from app.tables.connections import Connection
+from app.tables.core.commands import Act, Chat, Ephemeral, Sync
+from app.tables.core.state import TableStatus
 from app.tables.protocol import (
     ActionMessage,
     ChatMessage,
@@ -77,13 +79,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     conn = Connection(player.id if player else None, websocket.send_text, close,
                       settings.outbound_queue)
     conn.name = player.name if player else ""
-    watch = watch_key_ok(actor.info.id, actor.info.invite_token,
+    watch = watch_key_ok(actor.table.id, actor.table.invite_token,
                          websocket.query_params.get("watch"))
     writer = asyncio.get_running_loop().create_task(conn.writer())
     try:
-        await actor.submit(Connect(conn, websocket.query_params.get("invite"), watch))
+        await actor.connect(conn, websocket.query_params.get("invite"), watch)
     except AppError as exc:
-        conn.push({"type": "error", "version": actor.info.version, **exc.to_json()})
+        conn.push({"type": "error", "version": actor.table.version, **exc.to_json()})
         conn.finish()
         await writer
         await close(POLICY_VIOLATION, exc.code)
@@ -100,12 +102,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             if not bucket.spend():
                 strikes += 1
                 if strikes >= limits.FLOOD_STRIKES:
-                    conn.push({"type": "error", "version": actor.info.version,
+                    conn.push({"type": "error", "version": actor.table.version,
                                "code": "flood", "message": "too many messages; disconnected"})
                     flooded = True
                     break
                 if strikes == 1:  # one error per burst, not one per dropped message
-                    conn.push({"type": "error", "version": actor.info.version,
+                    conn.push({"type": "error", "version": actor.table.version,
                                "code": "rate_limited",
                                "message": f"at most {limits.MESSAGES_PER_SECOND:g} messages "
                                "a second: this one was dropped, nothing changed"})
@@ -113,19 +115,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             strikes = 0
             raw = message.get("text")
             if raw is None:
-                conn.push({"type": "error", "version": actor.info.version,
+                conn.push({"type": "error", "version": actor.table.version,
                            "code": "bad_message",
                            "message": "binary frames are not accepted: send JSON as text"})
                 continue
             await _handle(actor, conn, raw, settings.max_message_bytes)
-            if actor.info.status == "deleted" or conn.dropped:
+            if actor.table.status is TableStatus.DELETED or conn.dropped:
                 break
     except WebSocketDisconnect:
         pass
     finally:
-        if actor.info.status != "deleted":
+        if actor.table.status is not TableStatus.DELETED:
             try:
-                await actor.submit(Disconnect(conn))
+                await actor.disconnect(conn)
             except AppError:
                 pass
         conn.finish()
@@ -137,20 +139,20 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await close(POLICY_VIOLATION, "flood")
 
 
-async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None:  # noqa: ANN001
+async def _handle(actor: TableActor, conn: Connection, raw: str | bytes, limit: int) -> None:
     try:
         msg = parse_client_message(raw, limit)
         if isinstance(msg, ActionMessage):
             if conn.player_id is None:
                 raise AppError("forbidden", "spectators cannot act", 403)
-            await actor.submit(Act(conn.player_id, msg.action, msg.version, conn))
+            await actor.submit(Act(conn.player_id, msg.action, msg.version, conn.id))
         elif isinstance(msg, ChatMessage):
-            await actor.submit(Chat(conn, msg.text))
+            await actor.submit(Chat(conn.id, msg.text))
         elif isinstance(msg, EphemeralMessage):
-            await actor.submit(Ephemeral(conn, msg.data))
+            await actor.submit(Ephemeral(conn.id, msg.data))
         elif isinstance(msg, PingMessage):
-            conn.push({"type": "pong", "version": actor.info.version})
+            conn.push({"type": "pong", "version": actor.table.version})
         else:
-            await actor.submit(Sync(conn))
+            await actor.submit(Sync(conn.id))
     except AppError as exc:
-        conn.push({"type": "error", "version": actor.info.version, **exc.to_json()})
+        conn.push({"type": "error", "version": actor.table.version, **exc.to_json()})

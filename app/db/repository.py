@@ -66,9 +66,10 @@ class Repository:
             if player is not None:
                 player.name = name
 
-    async def create_bot(self, name: str) -> Player:
-        """A bot player for one seat; its token is random and never handed out."""
-        bot = Player(id=secrets.token_urlsafe(12), name=name,
+    async def create_bot(self, name: str, bot_id: str | None = None) -> Player:
+        """A bot player for one seat (``bot_id``: its id, chosen by the table that seats it);
+        its token is random and never handed out."""
+        bot = Player(id=bot_id or secrets.token_urlsafe(12), name=name,
                      token_hash=hash_token(secrets.token_urlsafe(32)), created_at=now(),
                      bot=True)
         async with self.sessions() as s, s.begin():

@@ -39,11 +39,11 @@ class Connection:
         self.id = next(_ids)
         self.player_id = player_id
         self.name = ""  # the player's display name (spectators are listed by it)
-        self.seat: int | None = None
         self._send_text = send_text
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.dropped = False
+        self.on_drop: Callable[[], None] | None = None  # the table is told it has gone
         self._close_with: tuple[int, str] | None = None
 
     def push(self, message: dict[str, Any]) -> None:
@@ -58,9 +58,15 @@ class Connection:
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.dropped = True
+            self._drop()
             log.info("dropping slow connection %s", self.id)
             asyncio.get_running_loop().create_task(self._close(SLOW_CLIENT, "too slow; resync"))
+
+    def _drop(self) -> None:
+        self.dropped = True
+        if self.on_drop is not None:
+            self.on_drop()
+            self.on_drop = None
 
     def finish(self, close: tuple[int, str] | None = None) -> None:
         """Ask the writer to stop after what is already queued, then close the socket with
@@ -69,7 +75,7 @@ class Connection:
         try:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
-            self.dropped = True
+            self._drop()
             if close is not None:
                 asyncio.get_running_loop().create_task(self._close(*close))
 

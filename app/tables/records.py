@@ -29,8 +29,8 @@ from app.games import ENGINES
 from app.games.base import SYSTEM_SEAT, BadOptions, IllegalAction, event_for
 from app.names import BadName, clean_name
 from app.tables import options as table_options
-from app.tables.ending import Replayed, replay
-from app.tables.life import view_all
+from app.tables.core.ending import Replayed, replay
+from app.tables.engine import adapt
 
 FORMAT = "ludoteca.match"
 FORMAT_VERSION = 1
@@ -245,8 +245,8 @@ def view_at(row: GameTable, replayed: Replayed, step: int,
             point: int | str | None) -> dict[str, Any]:
     if not 0 <= step < len(replayed.states or []):
         raise AppError("bad_step", f"steps go from 0 to {len(replayed.states or []) - 1}", 400)
-    engine = ENGINES[row.game]
+    engine = adapt(ENGINES[row.game])
     state = (replayed.states or [])[step]
     if point == "all":
-        return view_all(engine, state)  # type: ignore[no-any-return]
+        return engine.view_all(state)  # type: ignore[no-any-return]
     return engine.view(state, point if isinstance(point, int) else None)  # type: ignore[no-any-return]

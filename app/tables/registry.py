@@ -25,13 +25,17 @@ from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import BadOptions
 from app.tables import options as table_options
-from app.tables.actor import TableActor, TableInfo
-from app.tables.clocks import TableClock
+from app.tables.actor import TableActor
 from app.tables.cluster import Cluster
-from app.tables.ending import replay
-from app.tables.life import Housekeep, chat_message, clock_inputs
+from app.tables.core import play, presence
+from app.tables.core.clocks import TableClock
+from app.tables.core.commands import Housekeep
+from app.tables.core.ending import replay
+from app.tables.core.state import Presence, Step, TableState, TableStatus, evolve, new_table
+from app.tables.engine import adapt
 
 log = logging.getLogger(__name__)
+LIVE = (TableStatus.WAITING, TableStatus.PLAYING)  # tables that are waiting or being played
 
 
 class Registry:
@@ -65,14 +69,15 @@ class Registry:
         if self.cluster is not None and not await self.cluster.claim(row.id):
             raise AppError("storage_unavailable", "could not register the new table", 503)
         await self.repo.create_table(row, host_seat=host_seat)
-        seat_list: list[str | None] = [None] * seats
-        seat_list[host_seat] = host_id
-        info = _info(row, seat_list, {host_id: host_name})
-        return self._add(TableActor(info, engine, self.repo))
+        table = new_table(id=row.id, engine=adapt(engine), seat_count=seats, options=resolved,
+                          private=private, invite_token=row.invite_token, seed=row.seed,
+                          created_at=row.created_at, host_id=host_id, host_name=host_name,
+                          host_seat=host_seat, rematch_of=rematch_of, now=time.monotonic())
+        return self._add(TableActor(table, self.repo))
 
     def _add(self, actor: TableActor) -> TableActor:
-        self.actors[actor.info.id] = actor
-        self._by_invite[actor.info.invite_token] = actor.info.id
+        self.actors[actor.table.id] = actor
+        self._by_invite[actor.table.invite_token] = actor.table.id
         if self.cluster is not None:
             actor.on_change = self._publish
             actor.on_stale = self._stale
@@ -89,7 +94,7 @@ class Registry:
                 actor = await self.adopt(table_id)
             else:
                 actor = await self._load_finished(table_id)
-        if actor is None or actor.info.status == "deleted":
+        if actor is None or actor.table.status is TableStatus.DELETED:
             raise not_found()
         return actor
 
@@ -105,8 +110,8 @@ class Registry:
         reload on demand); each actor's task is stopped."""
         cutoff = time.monotonic() - idle_seconds
         gone = [a for a in self.actors.values()
-                if a.info.status == "deleted"
-                or (a.info.status == "finished" and not a.connections
+                if a.table.status is TableStatus.DELETED
+                or (a.table.status is TableStatus.FINISHED and not a.connections
                     and a.last_activity < cutoff)]
         for actor in gone:
             self._forget(actor)
@@ -114,16 +119,16 @@ class Registry:
         return len(gone)
 
     def _forget(self, actor: TableActor) -> None:
-        if self.actors.get(actor.info.id) is actor:
-            self.actors.pop(actor.info.id, None)
-        self._by_invite.pop(actor.info.invite_token, None)
+        if self.actors.get(actor.table.id) is actor:
+            self.actors.pop(actor.table.id, None)
+        self._by_invite.pop(actor.table.invite_token, None)
 
     async def _retire(self, actor: TableActor) -> None:
         """Stop an evicted actor; in a cluster, hand its lease back too."""
         await actor.stop()
         if self.cluster is not None:
-            self.cluster.publish_summary(actor.info.id, None)
-            await self.cluster.release(actor.info.id)
+            self.cluster.publish_summary(actor.table.id, None)
+            await self.cluster.release(actor.table.id)
 
     async def by_invite(self, token: str) -> TableActor:
         table_id = self._by_invite.get(token) or await self.repo.table_id_by_invite(token)
@@ -137,7 +142,7 @@ class Registry:
         actor decides with its own clock); answer how many of each."""
         done = {"expired": 0, "closed": 0}
         for actor in list(self.actors.values()):
-            if actor.info.status not in ("waiting", "playing"):
+            if actor.table.status not in LIVE:
                 continue
             if actor.idle_for() < min(waiting_after, empty_after):
                 continue
@@ -147,23 +152,23 @@ class Registry:
                 continue
             if result in done:
                 done[result] += 1
-                log.info("table %s %s", actor.info.id, result)
+                log.info("table %s %s", actor.table.id, result)
         return done
 
     def tables_of(self, player_id: str) -> list[TableActor]:
         """The waiting and playing tables where this player has a seat."""
         return [a for a in self.actors.values()
-                if a.info.status in ("waiting", "playing") and player_id in a.info.seats]
+                if a.table.status in LIVE and player_id in a.table.seats]
 
     def public_tables(self) -> list[TableActor]:
         return [a for a in self.actors.values()
-                if not a.info.private and a.info.status in ("waiting", "playing")]
+                if not a.table.private and a.table.status in LIVE]
 
     async def public_summaries(self) -> list[tuple[dict[str, Any], str]]:
         """(summary, invite token) of every public table waiting or playing; in a cluster
         also those of the other processes (their owners publish summaries to Redis)."""
         if self.cluster is None:
-            return [(a.summary(), a.info.invite_token) for a in self.public_tables()]
+            return [(a.summary(), a.table.invite_token) for a in self.public_tables()]
         rows = await self.repo.public_active_tables()
         published = await self.cluster.summaries([r.id for r in rows if r.id not in self.actors])
         out = []
@@ -180,7 +185,7 @@ class Registry:
         if self.cluster is not None:
             return await self.repo.hosted_count(player_id)
         return sum(1 for a in self.actors.values()
-                   if a.info.host_id == player_id and a.info.status in ("waiting", "playing"))
+                   if a.table.host_id == player_id and a.table.status in LIVE)
 
     # ------------------------------------------------------------------ cluster
 
@@ -244,13 +249,13 @@ class Registry:
         """A write showed that another process has taken the table over."""
         self._forget(actor)
         assert self.cluster is not None
-        self.cluster.owned.discard(actor.info.id)
+        self.cluster.owned.discard(actor.table.id)
         asyncio.get_running_loop().create_task(actor.stop(moved=True))
 
     def _publish(self, actor: TableActor) -> None:
         assert self.cluster is not None
-        live = actor.info.status in ("waiting", "playing") and not actor.info.private
-        self.cluster.publish_summary(actor.info.id, actor.summary() if live else None)
+        live = actor.table.status in LIVE and not actor.table.private
+        self.cluster.publish_summary(actor.table.id, actor.summary() if live else None)
 
     # ------------------------------------------------------------------ restart
 
@@ -275,43 +280,57 @@ class Registry:
 
     async def _actor_from_row(self, row: GameTable) -> TableActor:
         """Rebuild a table from storage: seats, names, and the state from seed + actions."""
-        engine = ENGINES[row.game]
+        engine = adapt(ENGINES[row.game])
         seats: list[str | None] = [None] * row.seat_count
         for s in row.seats:
             seats[s.seat] = s.player_id
         players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
-        info = _info(row, seats, {pid: p.name for pid, p in players.items()})
-        info.bots = {pid for pid, p in players.items() if p.bot}
-        state = None
-        history: list[tuple[int, list[Any]]] = []
-        clock = TableClock.from_options(info.options, row.seat_count)
-        sources: dict[int, tuple[str, int]] = {}
+        t = time.monotonic()
+        table = TableState(
+            id=row.id, game=row.game, engine=engine, seat_count=row.seat_count,
+            options=dict(row.options), private=row.private, invite_token=row.invite_token,
+            seed=row.seed, created_at=row.created_at, rematch_of=row.rematch_of,
+            epoch=row.owner_epoch or 0, status=TableStatus(row.status), version=row.version,
+            host_id=row.host_id, seats=tuple(seats),
+            names={pid: p.name for pid, p in players.items()},
+            bots=frozenset(pid for pid, p in players.items() if p.bot),
+            outcome=row.outcome, error=row.error)
         if row.status in ("playing", "finished"):
-            stored = await self.repo.actions(row.id)
-            started = (row.started_at or row.created_at).timestamp()
-            times = [started, *(a.at.timestamp() for a in stored)]
-
-            def follow_clock(step: int, state: Any) -> None:
-                waiting, marker, has_marker = clock_inputs(engine, state)
-                clock.update(times[step], waiting, marker, has_marker)
-
-            rebuilt = replay(engine, row.seat_count, row.options, row.seed,
-                             ((a.seq, a.seat, a.action) for a in stored),
-                             on_step=follow_clock if clock.mode != "none" else None)
-            state, history = rebuilt.state, rebuilt.history
-            sources = {a.seq: (a.source, a.seat) for a in stored if a.source != "player"}
-            if row.status == "playing":
-                clock.rebase(time.monotonic())
-            else:
-                clock.stop(times[-1])
-        chat = [chat_message(line, row.version) for line in await self.repo.chat_lines(row.id)]
-        actor = TableActor(info, engine, self.repo, state, history, table_clock=clock,
-                           chat=chat, sources=sources)
+            table = await self._replayed(table, row, t)
         if row.status == "finished":
             rematch = await self.repo.rematch_of(row.id)
             if rematch is not None:
-                actor.rematch_id, actor.rematch_invite = rematch
-        return actor
+                table = evolve(table, rematch=rematch)
+        table, _left, _back = presence.track(evolve(table, presence=Presence(idle_since=t)), t)
+        chat = [chat_message(line, row.version) for line in await self.repo.chat_lines(row.id)]
+        return TableActor(table, self.repo, chat=chat)
+
+    async def _replayed(self, table: TableState, row: GameTable, t: float) -> TableState:
+        """The game state from the seed and the stored log; a chess clock's banks worked out
+        again from the stored actions' times (the downtime is charged to nobody)."""
+        engine = table.engine
+        stored = await self.repo.actions(row.id)
+        started = (row.started_at or row.created_at).timestamp()
+        times = [started, *(a.at.timestamp() for a in stored)]
+        clock = TableClock.from_options(table.options, table.seat_count)
+
+        def follow_clock(step: int, state: Any) -> None:
+            window = engine.window(state)
+            waiting = engine.waiting_for(state) - (set(window.seats) if window else set())
+            clock.update(times[step], waiting, engine.turn_marker(state),
+                         engine.has_turn_marker)
+
+        rebuilt = replay(engine, table.seat_count, table.options, table.seed,
+                         ((a.seq, a.seat, a.action) for a in stored),
+                         on_step=follow_clock if clock.mode != "none" else None)
+        sources = {a.seq: (a.source, a.seat) for a in stored}
+        history = [Step(v, events, *sources.get(v, ("player", None))) for v, events in
+                   rebuilt.history]
+        if row.status == "playing":
+            clock.rebase(t)
+        else:
+            clock.stop(times[-1])
+        return play.resume(evolve(table, clock=clock), rebuilt.state, history, t)
 
     async def shutdown(self) -> None:
         # in a cluster the clients are told to reconnect: another process takes over
@@ -319,15 +338,11 @@ class Registry:
             await actor.stop(moved=self.cluster is not None)
 
 
-def _info(row: GameTable, seats: list[str | None], names: dict[str, str]) -> TableInfo:
-    return TableInfo(
-        id=row.id, game=row.game, seat_count=row.seat_count, options=dict(row.options),
-        private=row.private, invite_token=row.invite_token, host_id=row.host_id,
-        status=row.status, seed=row.seed, version=row.version, created_at=row.created_at,
-        seats=seats, names=names, error=row.error, outcome=row.outcome,
-        rematch_of=row.rematch_of,
-        epoch=row.owner_epoch or 0,
-    )
+def chat_message(row: Any, version: int) -> dict[str, Any]:
+    """A stored chat line (``app.db.models.ChatLine``) as the WebSocket sends it."""
+    return {"type": "chat", "version": version, "id": row.seq, "kind": row.kind,
+            "seat": row.seat, "name": row.name, "text": row.text, "code": row.code,
+            "params": row.params, "at": row.created_at.isoformat()}
 
 
 def _stored_summary(row: GameTable) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from app.db.models import GameTable
 from app.db.repository import Repository, StaleOwner, now
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError
-from app.tables.actor import Act, Connect, Join, Start
 from app.tables.cluster import Cluster, owner_key
 from app.tables.connections import Connection
+from app.tables.core.commands import Act, Join, Start
 from app.tables.registry import Registry
 
 
@@ -105,24 +105,24 @@ async def test_a_process_whose_lease_was_taken_cannot_act_and_gives_the_table_up
     (one, c1), (two, c2) = processes
     try:
         actor = await seated_table(one)
-        table_id = actor.info.id
+        table_id = actor.table.id
         # process one stalls past its lease (here: the lease simply disappears) and process
         # two takes the table over, bumping the owner epoch
         await c1.redis.delete(owner_key(table_id))
         adopted = await two.adopt(table_id)
-        assert adopted is not None and adopted.info.epoch == actor.info.epoch + 1
+        assert adopted is not None and adopted.table.epoch == actor.table.epoch + 1
         # process one still holds the table in memory: its next write is refused by the log
         mover = next(p for p in ("host", "guest")
                      if actor.seat_of(p) in actor.engine.to_act(actor.state))
         move = actor.engine.legal_actions(actor.state, actor.seat_of(mover))[0]
         with pytest.raises(AppError) as refused:
-            await actor.submit(Act(mover, move, actor.info.version))
+            await actor.submit(Act(mover, move, actor.table.version))
         assert refused.value.code == "table_moving"
         await asyncio.sleep(0)  # the registry stops the stale actor
         assert table_id not in one.actors
         assert await two.repo.actions(table_id) == []  # nothing of the stale owner's
         # the new owner plays on
-        await adopted.submit(Act(mover, move, adopted.info.version))
+        await adopted.submit(Act(mover, move, adopted.table.version))
         assert [a.action for a in await two.repo.actions(table_id)] == [move]
     finally:
         await shut(processes)
@@ -137,19 +137,19 @@ async def test_a_lost_lease_closes_the_sockets_so_clients_reach_the_new_owner(
         socket = Socket()
         conn = Connection("host", socket.send_text, socket.close, 16)
         writer = asyncio.get_running_loop().create_task(conn.writer())
-        await actor.submit(Connect(conn))
+        await actor.connect(conn)
         # another process holds the lease now (as after a long pause of this one)
-        await c1.redis.set(owner_key(actor.info.id), "someone-else")
+        await c1.redis.set(owner_key(actor.table.id), "someone-else")
         await c1.tick()
         await asyncio.wait_for(writer, 5)
-        assert actor.info.id not in one.actors and actor.info.id not in c1.owned
+        assert actor.table.id not in one.actors and actor.table.id not in c1.owned
         assert socket.closed == (1012, "table_moving")  # "service restart": reconnect
         assert '"table_moving"' in socket.sent[-1]
         with pytest.raises(AppError) as gone:
             await actor.submit(Join("x", "X"))
         assert gone.value.code == "table_moving"
         # and a claim by the first process fails while the other one holds the lease
-        assert not await c1.claim(actor.info.id)
+        assert not await c1.claim(actor.table.id)
     finally:
         await shut(processes)
 

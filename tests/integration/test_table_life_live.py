@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from app.games import ENGINES
-from app.tables.ending import replay
-from app.tables.life import view_all
+from app.tables.core.ending import replay
+from app.tables.engine import adapt
 from tests.support.client import (
     ApiClient,
     SeatClient,
@@ -250,7 +250,7 @@ async def test_every_game_replays_step_by_step_and_round_trips_through_export(
             got = httpx.get(f"{base}/api/matches/{table['id']}/views/{n}?seat={point}",
                             timeout=10).json()
             state = rebuilt.states[n]
-            expected = (view_all(engine, state) if point == "all"
+            expected = (adapt(engine).view_all(state) if point == "all"
                         else engine.view(state, None if point == "spectator" else 0))
             assert got["view"] == _json(expected), (point, n)
     bad = httpx.get(f"{base}/api/matches/{table['id']}/views/{total + 1}", timeout=10)

@@ -174,3 +174,62 @@ async def play_to_end(clients: list[SeatClient], rng: random.Random,
         await mover.act_until_accepted(rng.choice(mover.state["legal_actions"]))
         await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in clients))
     raise AssertionError("the game did not finish")
+
+
+class Tally:
+    """What a concurrent random game sent and how the server answered."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.errors: dict[str, int] = {}
+        self.accepted_types: dict[str, int] = {}
+
+    @property
+    def stale(self) -> int:
+        return self.errors.get("stale_version", 0)
+
+    def refused(self) -> int:
+        return sum(self.errors.values())
+
+
+async def play_concurrently(clients: list[SeatClient], rng: random.Random,
+                            max_actions: int = 20_000, pause: float = 0.08,
+                            slower: float = 0.0) -> Tally:
+    """Every seat plays on its own, as people at a table do: whenever its newest state lets
+    it act, it sends a random legal action for that state's version, then a ``ping``; the
+    ``pong`` says the server has handled the action (one connection's messages are handled
+    in order). In simultaneous games seats change their minds (re-picks, unpicks) while the
+    others are still choosing. ``pause`` keeps each connection under the message rate;
+    ``slower`` makes each seat after the first think that much longer again than the one
+    before it (fast seats then change their minds while slow ones choose). Returns when the
+    table is finished (``max_actions`` in all is a bug)."""
+    tally = Tally()
+
+    async def seat(client: SeatClient, index: int) -> None:
+        thinking = pause * (1 + slower * index)
+        while True:
+            state = client.state
+            assert state is not None
+            if state["table"]["status"] == "finished":
+                return
+            if tally.sent >= max_actions:
+                raise AssertionError(f"not finished after {tally.sent} actions: {tally.errors}")
+            if state["seat"] not in state["to_act"] or not state["legal_actions"]:
+                await client.recv(30)  # nothing to do: wait for news
+                continue
+            action = rng.choice(state["legal_actions"])
+            tally.sent += 1
+            await client.act(action, state["version"])
+            await client.send({"type": "ping"})
+            refused = False
+            while (message := await client.recv(30))["type"] != "pong":
+                if message["type"] == "error":
+                    refused = True
+                    tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+            if not refused:
+                kind = action.get("type", "?")
+                tally.accepted_types[kind] = tally.accepted_types.get(kind, 0) + 1
+            await asyncio.sleep(thinking * (0.5 + rng.random()))
+
+    await asyncio.gather(*(seat(c, i) for i, c in enumerate(clients)))
+    return tally

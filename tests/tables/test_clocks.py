@@ -1,31 +1,23 @@
-"""The table clock's bookkeeping (app/tables/clocks.py) on a number line of seconds, and the
+"""The table clock's bookkeeping (app/tables/core/clocks.py) on a number line of seconds, and the
 actor playing the timeout move when each kind of clock reaches zero, with a fake clock:
 nothing here sleeps for a deadline."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from app.errors import AppError
 from app.games import ENGINES
 from app.games.base import BadOptions
 from app.tables import options as table_options
-from app.tables.actor import Act, Join, Start, TableActor, TableInfo
-from app.tables.clocks import TableClock
-from app.tables.life import ClockCheck
-from tests.tables.test_actor import MemoryRepo
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
+from app.tables.actor import TableActor
+from app.tables.core.clocks import TableClock
+from app.tables.core.commands import Act, Wake
+from tests.tables.support import FakeClock, MemoryRepo
+from tests.tables.support import started as started_game
 
 # --------------------------------------------------------------------------- pure
 
@@ -98,19 +90,7 @@ def test_table_options_resolve_the_clock() -> None:
 
 async def started(game: str, options: dict[str, Any], clock: FakeClock,
                   seats: int = 2) -> tuple[TableActor, MemoryRepo]:
-    repo = MemoryRepo()
-    engine = ENGINES[game]
-    opts = table_options.resolve(engine, seats, options)
-    players = [chr(ord("a") + i) for i in range(seats)]
-    info = TableInfo(id="t1", game=game, seat_count=seats, options=opts, private=False,
-                     invite_token="inv", host_id="a", status="waiting", seed=7, version=1,
-                     created_at=datetime.now(UTC), seats=["a", *[None] * (seats - 1)],
-                     names={"a": "Ana"})
-    actor = TableActor(info, engine, repo, clock=clock)
-    actor.start()
-    for p in players[1:]:
-        await actor.submit(Join(p, p.upper()))
-    await actor.submit(Start("a"))
+    actor, repo, _ = await started_game(game, seats, options, clock=clock, seed=7)
     return actor, repo
 
 
@@ -128,10 +108,10 @@ async def test_each_clock_mode_reaching_zero_plays_the_timeout_move(options) -> 
     assert message["clock"]["running"] == [first]
     assert message["deadlines"] == {str(first): 30.0}
     clock.now += 29.5
-    await actor.submit(ClockCheck(0))
+    await actor.submit(Wake("clock"))
     assert repo.actions == []  # not yet
     clock.now += 0.5
-    await actor.submit(ClockCheck(0))
+    await actor.submit(Wake("clock"))
     assert repo.actions[0][1:] == (first, expected, "timeout")
     assert actor.state_message(first)["source"] == "timeout"
     assert actor.state_message(first)["by"] == first
@@ -144,7 +124,7 @@ async def test_no_clock_never_plays_for_anyone() -> None:
     clock = FakeClock()
     actor, repo = await started("hanabi", {}, clock)
     clock.now += 10_000
-    await actor.submit(ClockCheck(0))
+    await actor.submit(Wake("clock"))
     assert repo.actions == [] and actor.state_message(0)["clock"]["running"] == []
     await actor.stop()
 
@@ -160,7 +140,7 @@ async def test_chess_clock_keeps_each_seats_bank_across_turns() -> None:
         clock.now += think
         spent[seat] += think
         action = actor.engine.legal_actions(actor.state, seat)[-1]
-        await actor.submit(Act("ab"[seat], action, actor.info.version))
+        await actor.submit(Act("ab"[seat], action, actor.table.version))
     banks = actor.state_message(0)["clock"]["banks"]
     assert banks == [100 - spent[0] + 6, 100 - spent[1] + 6]
     assert all(source == "player" for *_, source in repo.actions)
@@ -173,19 +153,19 @@ async def test_a_seat_out_of_time_in_a_simultaneous_game_gets_its_timeout_pick()
     actor, repo = await started("ajolocracia", {"clock": "chess", "bank_seconds": 20,
                                                 "increment_seconds": 0}, clock, seats=3)
     engine = actor.engine
-    await actor.submit(Act("a", engine.legal_actions(actor.state, 0)[0], actor.info.version))
-    await actor.submit(Act("b", engine.legal_actions(actor.state, 1)[0], actor.info.version))
+    await actor.submit(Act("a", engine.legal_actions(actor.state, 0)[0], actor.table.version))
+    await actor.submit(Act("b", engine.legal_actions(actor.state, 1)[0], actor.table.version))
     clock.now += 20
-    await actor.submit(ClockCheck(0))
+    await actor.submit(Wake("clock"))
     for _ in range(50):  # one timeout per wake-up; the next wake-ups follow at once
         await asyncio.sleep(0.01)
-        if 2 not in actor.engine.waiting_for(actor.state):  # type: ignore[attr-defined]
+        if 2 not in actor.engine.waiting_for(actor.state):
             break
     moves = [(seat, source) for _, seat, _, source in repo.actions]
     assert moves[:3] == [(0, "player"), (1, "player"), (2, "timeout")]
     # with no increment, seat 2's later picks are made as soon as they are due
     assert set(moves[3:]) <= {(2, "timeout")}
-    assert 2 not in actor.engine.waiting_for(actor.state)  # type: ignore[attr-defined]
+    assert 2 not in actor.engine.waiting_for(actor.state)
     await actor.stop()
 
 
@@ -193,9 +173,8 @@ async def test_a_seat_out_of_time_in_a_simultaneous_game_gets_its_timeout_pick()
 async def test_the_real_timer_is_armed_for_the_next_deadline() -> None:
     actor, repo = await started("hanabi", {"clock": "turn", "turn_seconds": 1},
                                 FakeClock())
-    actor._clock = lambda: 0.0  # type: ignore[method-assign]
-    actor._update_clock()
-    assert actor._clock_handle is not None  # a loop timer waits for it (no sleeping here)
+    at, handle = actor._timers["clock"]  # a loop timer waits for it (no sleeping here)
+    assert at == actor.table.clock.next_due() and handle is not None
     await actor.stop()
     await asyncio.sleep(0)
 
@@ -213,6 +192,9 @@ async def test_a_timeout_move_the_engine_cannot_give_is_logged_once_not_looped(
 
     monkeypatch.setattr(actor.engine, "timeout_action", nothing)
     clock.now += 5
-    await actor.submit(ClockCheck(0))
-    assert repo.actions == [] and actor.table_clock.next_due() is None
+    with pytest.raises(AppError) as err:  # a timer's wake-up: the actor logs it
+        await actor.submit(Wake("clock"))
+    assert err.value.code == "no_timeout_move"
+    assert repo.actions == [] and actor.table.clock.next_due() is None
+    assert "clock" not in actor._timers  # nothing left to wake for: no loop
     await actor.stop()

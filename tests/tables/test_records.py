@@ -9,8 +9,8 @@ import pytest
 from app.errors import AppError
 from app.games import ENGINES
 from app.games.base import SYSTEM_SEAT, IllegalAction
-from app.tables.ending import early_outcome, replay
-from app.tables.life import view_all
+from app.tables.core.ending import early_outcome, replay
+from app.tables.engine import adapt
 from app.tables.records import viewpoint
 from tests.games.conformance import playout
 
@@ -25,7 +25,7 @@ def test_everything_revealed_shows_at_least_what_a_spectator_sees(game: str) -> 
     assert rebuilt.outcome == engine.outcome(rebuilt.state).to_json()
     for state in rebuilt.states[:: max(1, len(rebuilt.states) // 6)]:
         public = engine.view(state, None)
-        everything = view_all(engine, state)
+        everything = adapt(engine).view_all(state)
         for key, value in public.items():
             if key not in ("hands", "builds"):  # the parts that reveal more
                 assert everything[key] == value, (game, key)
@@ -48,7 +48,7 @@ def test_a_log_must_be_legal_in_sequence_and_end_with_an_early_end() -> None:
         replay(engine, 2, {}, 1, [(4, seat, move), (7, 1 - seat, move)])
     resign = {"type": "resign", "seat": 0}
     ended = replay(engine, 2, {}, 1, [(4, SYSTEM_SEAT, resign)])
-    assert ended.outcome == early_outcome(engine, state, 2, resign)
+    assert ended.outcome == early_outcome(adapt(engine), state, 2, resign)
     with pytest.raises(IllegalAction, match="already ended"):
         replay(engine, 2, {}, 1, [(4, SYSTEM_SEAT, resign), (5, seat, move)])
     for bad in ({"type": "resign", "seat": 2}, {"type": "resign", "seat": True},

@@ -13,8 +13,8 @@ test that checks the real timer is wired (it polls, it asserts no duration).
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -28,21 +28,14 @@ from app.games.base import (
     IllegalAction,
     Outcome,
     Window,
-    apply_any,
 )
-from app.tables.actor import (
-    Act,
-    Chat,
-    Connect,
-    Ephemeral,
-    Join,
-    Start,
-    TableActor,
-    TableInfo,
-    WindowDeadline,
-)
+from app.tables.actor import TableActor
 from app.tables.connections import Connection
-from tests.tables.test_actor import MemoryRepo, Recorder
+from app.tables.core.buckets import LIVE_BURST
+from app.tables.core.commands import Act, Chat, Ephemeral, Wake
+from app.tables.engine import apply_any
+from tests.tables.support import FakeClock, MemoryRepo, Recorder
+from tests.tables.support import started as started_game
 
 
 @dataclass(frozen=True)
@@ -132,25 +125,9 @@ class ToyEngine(BaseEngine):
         return not (state.phase == "window" and seat == 0)
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def started_toy(repo: MemoryRepo, clock: Any = None) -> TableActor:
-    info = TableInfo(id="toy1", game="toy", seat_count=3, options={"turn_seconds": 0},
-                     private=False, invite_token="inv", host_id="a", status="waiting", seed=1,
-                     version=1, created_at=datetime.now(UTC), seats=["a", None, None],
-                     names={"a": "Ana"})
-    kwargs = {"clock": clock} if clock is not None else {}
-    actor = TableActor(info, ToyEngine(), repo, **kwargs)  # type: ignore[arg-type]
-    actor.start()
-    await actor.submit(Join("b", "Beto"))
-    await actor.submit(Join("c", "Cora"))
-    await actor.submit(Start("a"))
+    actor, _, _ = await started_game("toy", 3, clock=clock or time.monotonic,
+                                     engine=ToyEngine(), repo=repo, seed=1)
     return actor
 
 
@@ -158,12 +135,12 @@ async def connect(actor: TableActor, player: str | None) -> tuple[Connection, Re
     sock = Recorder()
     conn = Connection(player, sock.send_text, sock.close, 64)
     asyncio.get_running_loop().create_task(conn.writer())
-    await actor.submit(Connect(conn))
+    await actor.connect(conn)
     return conn, sock
 
 
 async def act(actor: TableActor, player: str, kind: str) -> int:
-    return await actor.submit(Act(player, {"type": kind}, actor.info.version))
+    return await actor.submit(Act(player, {"type": kind}, actor.table.version))
 
 
 @pytest.mark.asyncio
@@ -178,10 +155,10 @@ async def test_the_deadline_closes_the_window_as_a_stored_system_action() -> Non
     await act(actor, "b", "knock")
     assert actor.state_message(1)["window"]["seats"] == [2]  # same window, same clock
     clock.now += 2
-    await actor.submit(WindowDeadline("knock-0"))  # woken too early: nothing happens
+    await actor.submit(Wake("window:knock-0"))  # woken too early: nothing happens
     assert actor.state.phase == "window" and actor.state_message(1)["window"]["remaining"] == 3.0
     clock.now += 3
-    await actor.submit(WindowDeadline("knock-0"))
+    await actor.submit(Wake("window:knock-0"))
     assert actor.state.phase == "finish" and actor.state_message(1)["window"] is None
     assert repo.actions[-1][1:] == (SYSTEM_SEAT, {"type": CLOSE_WINDOW, "window": "knock-0"},
                                     "window")
@@ -196,7 +173,7 @@ async def test_an_answer_after_the_deadline_is_refused_clearly_and_changes_nothi
     repo, clock = MemoryRepo(), FakeClock()
     actor = await started_toy(repo, clock)
     await act(actor, "a", "draw")
-    version = actor.info.version
+    version = actor.table.version
     clock.now += 5.01  # the deadline passed, the timer has not been handled yet
     with pytest.raises(AppError) as err:
         await actor.submit(Act("c", {"type": "knock"}, version))
@@ -204,7 +181,7 @@ async def test_an_answer_after_the_deadline_is_refused_clearly_and_changes_nothi
     assert [a[1] for a in repo.actions] == [0, SYSTEM_SEAT]  # the close, not the knock
     assert actor.state.knockers == () and actor.state.phase == "finish"
     # the timer that was already on its way finds nothing left to close
-    await actor.submit(WindowDeadline("knock-0"))
+    await actor.submit(Wake("window:knock-0"))
     assert len(repo.actions) == 2
     await actor.stop()
 
@@ -217,9 +194,10 @@ async def test_everyone_answering_closes_the_window_early_without_the_clock() ->
     await act(actor, "b", "no_knock")
     await act(actor, "c", "knock")
     assert actor.state.phase == "finish" and actor.state.closed_by_clock == 0
-    assert actor._window_handle is None and actor.state_message(0)["window"] is None
+    assert actor.table.window is None and actor.state_message(0)["window"] is None
+    assert not [k for k in actor._timers if k.startswith("window")]
     clock.now += 60
-    await actor.submit(WindowDeadline("knock-0"))  # a stale wake-up changes nothing
+    await actor.submit(Wake("window:knock-0"))  # a stale wake-up changes nothing
     assert SYSTEM_SEAT not in [a[1] for a in repo.actions]
     await actor.stop()
 
@@ -230,7 +208,7 @@ async def test_a_new_window_gets_a_new_clock_and_the_log_replays_closes() -> Non
     actor = await started_toy(repo, clock)
     await act(actor, "a", "draw")
     clock.now += 6
-    await actor.submit(WindowDeadline("knock-0"))
+    await actor.submit(Wake("window:knock-0"))
     await act(actor, "a", "finish")
     await act(actor, "a", "draw")  # the second window: five fresh seconds
     assert actor.state_message(2)["window"] == {"id": "knock-1", "seconds": 5.0,
@@ -273,13 +251,13 @@ async def test_ephemeral_updates_are_relayed_by_visibility_rate_limited_and_not_
     conns = {p: await connect(actor, p) for p in "abc"}
     watcher = await connect(actor, None)
     stored = len(repo.actions)
-    await actor.submit(Ephemeral(conns["b"][0], {"x": 3}))
-    await actor.submit(Ephemeral(conns["a"][0], {"x": 4}))
+    await actor.submit(Ephemeral(conns["b"][0].id, {"x": 3}))
+    await actor.submit(Ephemeral(conns["a"][0].id, {"x": 4}))
     with pytest.raises(AppError) as err:
-        await actor.submit(Ephemeral(conns["a"][0], {"x": "left"}))
+        await actor.submit(Ephemeral(conns["a"][0].id, {"x": "left"}))
     assert err.value.code == "bad_update"
     with pytest.raises(AppError):
-        await actor.submit(Ephemeral(watcher[0], {"x": 1}))  # spectators only watch
+        await actor.submit(Ephemeral(watcher[0].id, {"x": 1}))  # spectators only watch
     await asyncio.sleep(0.02)
 
     def pointers(sock: Recorder) -> list[tuple[int, int]]:
@@ -292,13 +270,13 @@ async def test_ephemeral_updates_are_relayed_by_visibility_rate_limited_and_not_
     assert len(repo.actions) == stored
     # a flood: a burst gets through, the rest is dropped until the bucket refills
     for i in range(100):
-        await actor.submit(Ephemeral(conns["a"][0], {"x": i}))
+        await actor.submit(Ephemeral(conns["a"][0].id, {"x": i}))
     await asyncio.sleep(0.02)
     relayed = len(pointers(conns["b"][1]))
     # seat 0 had spent 2 of its burst (one relayed, one refused: refusals count too)
-    assert relayed == 1 + TableActor.EPHEMERAL_BURST - 2
+    assert relayed == 1 + LIVE_BURST - 2
     clock.now += 1
-    await actor.submit(Ephemeral(conns["a"][0], {"x": 999}))
+    await actor.submit(Ephemeral(conns["a"][0].id, {"x": 999}))
     await asyncio.sleep(0.02)
     assert pointers(conns["b"][1])[-1] == (0, 999)
     await actor.stop()
@@ -314,9 +292,9 @@ async def test_the_engine_can_close_the_chat_to_a_seat() -> None:
     assert actor.state_message(0)["chat_allowed"] is False
     assert actor.state_message(1)["chat_allowed"] is True
     with pytest.raises(AppError) as err:
-        await actor.submit(Chat(conn_a, "knock, please"))
+        await actor.submit(Chat(conn_a.id, "knock, please"))
     assert err.value.code == "chat_closed"
-    await actor.submit(Chat(conn_b, "thinking"))
+    await actor.submit(Chat(conn_b.id, "thinking"))
     assert actor.chat[-1]["text"] == "thinking"
     await actor.stop()
 

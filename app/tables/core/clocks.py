@@ -2,9 +2,11 @@
 
 Pure bookkeeping on a number line of seconds (the actor's clock while it runs, the stored
 actions' times when a table is rebuilt after a restart), so tests drive it without sleeping.
-The actor calls :meth:`TableClock.update` after every change with the seats the game waits
-for; it arms one timer for :meth:`next_due` and, when that time comes, plays the game's
-timeout move for every seat in :meth:`due` (stored with source ``"timeout"``).
+After every change the table core updates a copy (``copy().update(...)``: a table's state is
+never changed in place) with the seats the game waits for; ``wakeups`` asks for a wake-up at
+:meth:`next_due`, and each wake-up plays the game's timeout move for the first seat in
+:meth:`due` (stored with source ``"timeout"``; one per wake-up, so other commands go in
+between).
 
 - ``turn``: each seat has ``turn_seconds`` from when it became due to act until it is not.
   Engines with a ``turn_marker`` (simultaneous turns) share one deadline per turn, so
@@ -20,6 +22,7 @@ Seats answering a timed window (Allegra's knock) are left to the window's own de
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 MODES = ("none", "turn", "chess")
@@ -43,11 +46,18 @@ class TableClock:
         self._paid: set[int] = set()  # seats given this turn's increment already
 
     @classmethod
-    def from_options(cls, options: dict[str, Any], seats: int) -> TableClock:
+    def from_options(cls, options: Mapping[str, Any], seats: int) -> TableClock:
         turn = int(options.get("turn_seconds") or 0)
         mode = options.get("clock") or ("turn" if turn > 0 else "none")
         return cls(mode, seats, turn, int(options.get("bank_seconds", 600)),
                    int(options.get("increment_seconds", 0)))
+
+    def copy(self) -> TableClock:
+        new = TableClock.__new__(TableClock)
+        new.__dict__.update(self.__dict__)
+        new.banks, new.running = list(self.banks), set(self.running)
+        new.deadlines, new._paid = dict(self.deadlines), set(self._paid)
+        return new
 
     # ------------------------------------------------------------------ the clock runs
 

@@ -16,6 +16,9 @@ result from the seed and the log alone:
 Every such outcome carries ``details.end`` (``"resigned"`` or ``"abandoned"``) so the lobby,
 the history and the replays can say how the game ended; a game the rules ended has no
 ``end``.
+
+Also here: resigning, the janitor's round (expiring a table nobody came to, closing one
+everyone left) and the rematch of a finished table.
 """
 
 from __future__ import annotations
@@ -24,34 +27,28 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.base import (
-    ABANDON,
-    RESIGN,
-    SYSTEM_SEAT,
-    Event,
-    IllegalAction,
-    apply_any,
-    engine_options,
-)
+from app.errors import forbidden
+from app.games.base import ABANDON, RESIGN, SYSTEM_SEAT, Engine, Event, IllegalAction
+from app.tables.core import presence, seating
+from app.tables.core.commands import Housekeep, Resign, SetRematch
+from app.tables.core.effects import Broadcast, Reply, SystemLine
+from app.tables.core.play import Decision, accept, not_playing
+from app.tables.core.state import TableState, TableStatus, evolve, name_of_seat, seat_of
+from app.tables.engine import EngineAdapter, adapt
 
 
 def is_early_end(seat: int, action: Mapping[str, Any]) -> bool:
     return seat == SYSTEM_SEAT and action.get("type") in (RESIGN, ABANDON)
 
 
-def current_scores(engine: Any, state: Any, seats: int) -> list[int]:
-    hook = getattr(engine, "current_scores", None)
-    return [int(x) for x in hook(state)] if hook is not None else [0] * seats
-
-
-def early_outcome(engine: Any, state: Any, seats: int,
+def early_outcome(engine: EngineAdapter, state: Any, seats: int,
                   action: Mapping[str, Any]) -> dict[str, Any]:
     """The outcome of a game ended by ``action`` (a resignation or an abandon)."""
     everyone = list(range(seats))
-    scores = current_scores(engine, state, seats)
+    scores = engine.current_scores(state, seats)
     if action["type"] == RESIGN:
         resigner = int(action["seat"])
-        if getattr(engine, "cooperative", False):
+        if engine.cooperative:
             return {"scores": [0] * seats, "ranking": [everyone], "winners": [],
                     "details": {"end": "resigned", "seat": resigner, "cooperative": True,
                                 "score_at_end": scores[0] if scores else 0}}
@@ -60,6 +57,57 @@ def early_outcome(engine: Any, state: Any, seats: int,
                 "details": {"end": "resigned", "seat": resigner}}
     return {"scores": scores, "ranking": [everyone], "winners": [],
             "details": {"end": "abandoned", "reason": action["reason"]}}
+
+
+# --------------------------------------------------------------------------- at the table
+
+
+def end_early(table: TableState, action: dict[str, Any], source: str, now: float) -> Decision:
+    """Store a platform action that ends the game and tell everyone; the engine's state
+    stays as it was."""
+    outcome = early_outcome(table.engine, table.game_state, table.seat_count, action)
+    table, effects = accept(table, SYSTEM_SEAT, action, source, now, outcome=outcome)
+    details = outcome["details"]
+    if details["end"] == "resigned":
+        line = SystemLine("resigned", details["seat"],
+                          {"name": name_of_seat(table, details["seat"])})
+    else:
+        line = SystemLine("abandoned", None, {"reason": details.get("reason")})
+    return table, [*effects, line]
+
+
+def resign(table: TableState, cmd: Resign, now: float) -> Decision:
+    seat = seat_of(table, cmd.player_id)
+    if seat is None:
+        raise forbidden("only seated players can do that")
+    if table.status is not TableStatus.PLAYING:
+        raise not_playing()
+    table, effects = end_early(table, {"type": RESIGN, "seat": seat}, "resign", now)
+    return table, [*effects, Reply(table.version)]
+
+
+def housekeep(table: TableState, cmd: Housekeep, now: float) -> Decision:
+    idle = presence.idle_for(table, now)
+    if table.status is TableStatus.WAITING and idle >= cmd.waiting_after and not table.conns:
+        table, effects = seating.delete_table(table, "table_expired",
+                                              "nobody came to this table: it expired")
+        return table, [*effects, Reply("expired")]
+    if table.status is TableStatus.PLAYING and idle >= cmd.empty_after and \
+            not presence.connected_seats(table):
+        table, effects = end_early(table, {"type": ABANDON, "reason": "empty"}, "empty", now)
+        return table, [*effects, Reply("closed")]
+    return table, [Reply(None)]
+
+
+def set_rematch(table: TableState, cmd: SetRematch, now: float) -> Decision:
+    # the API holds a lock per finished table and only sends this when there is no live
+    # rematch yet (none, or the last one was deleted)
+    table = evolve(table, rematch=(cmd.table_id, cmd.invite))
+    return table, [SystemLine("rematch", None, {"name": table.names.get(cmd.by, "")}),
+                   Broadcast(), Reply(cmd.table_id)]
+
+
+# --------------------------------------------------------------------------- replaying
 
 
 @dataclass
@@ -73,15 +121,18 @@ class Replayed:
     states: list[Any] | None = None
 
 
-def replay(engine: Any, seats: int, options: Mapping[str, Any], seed: int,
+def replay(engine: Engine | EngineAdapter, seats: int, options: Mapping[str, Any], seed: int,
            actions: Iterable[tuple[int, int, Mapping[str, Any]]],
            keep_states: bool = False,
-           on_step: Callable[[int, Any], None] | None = None) -> Replayed:
-    """Set the game up and apply ``(seq, seat, action)`` in order. Raises ``IllegalAction``
-    (with the step in its message) if the log is not legal: an action the rules refuse, an
-    action after the end, or a version out of sequence. ``on_step(i, state)`` sees the state
-    after the set-up (``i == 0``) and after the i-th action."""
-    state = engine.setup(seats, engine_options(options), seed)
+           on_step: Callable[[int, Any], None] | None = None,
+           position: Mapping[str, Any] | None = None) -> Replayed:
+    """Set the game up (from ``seed``, or from a stored ``position``) and apply
+    ``(seq, seat, action)`` in order. Raises ``IllegalAction`` (with the step in its
+    message) if the log is not legal: an action the rules refuse, an action after the end,
+    or a version out of sequence. ``on_step(i, state)`` sees the state after the set-up
+    (``i == 0``) and after the i-th action."""
+    adapter = engine if isinstance(engine, EngineAdapter) else adapt(engine)
+    state = adapter.setup(seats, options, seed, position)
     if on_step is not None:
         on_step(0, state)
     out = Replayed(state, states=[state] if keep_states else None)
@@ -93,14 +144,13 @@ def replay(engine: Any, seats: int, options: Mapping[str, Any], seed: int,
         if out.outcome is not None:
             raise IllegalAction("bad_log", f"step {seq}: the game had already ended")
         try:
-            state, events = apply_any(engine, state, seat, dict(action))
+            state, events = adapter.apply(state, seat, dict(action))
         except IllegalAction as exc:
             raise IllegalAction(exc.code, f"step {seq}: {exc.message}") from None
         if is_early_end(seat, action):
-            out.outcome = early_outcome(engine, state, seats, action)
+            out.outcome = early_outcome(adapter, state, seats, action)
         else:
-            result = engine.outcome(state)
-            out.outcome = result.to_json() if result is not None else None
+            out.outcome = adapter.outcome_json(state)
         out.state = state
         out.history.append((seq, events))
         if out.states is not None:
