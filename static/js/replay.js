@@ -4,6 +4,7 @@
 // revealed. Buttons, keys (← → Home End), a slider and a clickable list of actions.
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { historyLines } from "./journal.js";
 import { markersFor, merge } from "./life-log.js";
 
 const app = document.getElementById("replay-app");
@@ -93,11 +94,10 @@ function revealedPanel(view) {
 }
 
 function renderLog(msg) {
-  const lines = renderer.logLines ? renderer.logLines(msg, ctx) : [];
   const entries = msg.history;
-  const count = (n) => (renderer.logLines ? renderer.logLines({ ...msg, history: entries.slice(0, n) }, ctx).length : 0);
+  const count = (n) => historyLines(renderer, ctx, msg, entries.slice(0, n)).length;
   const markers = markersFor(entries, count, seatName);
-  const all = merge(renderer.logLines ? renderer.logLines(msg, ctx) : lines, markers);
+  const all = merge(historyLines(renderer, ctx, msg, entries), markers);
   const list = $("log");
   list.replaceChildren(...all.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;

@@ -4,6 +4,7 @@
 // always as text, never as HTML) and the automatic moves in the log.
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { historyLines } from "./journal.js";
 import { markersFor, merge, platformLine } from "./life-log.js";
 
 const $ = (id) => document.getElementById(id);
@@ -253,12 +254,11 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
 
   function mergeLog(lines, message) {
     const r = renderer();
-    if (markers.pending && r && r.logLines) {
+    if (markers.pending && r && (r.eventLines || r.logLines)) {
       const history = markers.pending;
       delete markers.pending;
-      const count = (n) => r.logLines({ ...message, history: history.slice(0, n) }, ctxFor()).length;
+      const count = (n) => historyLines(r, ctxFor(), message, history.slice(0, n)).length;
       markers = markersFor(history, count, seatName);
-      lines = r.logLines(message, ctxFor()); // the renderer's journal back to the whole log
     } else if (markers.pending) {
       delete markers.pending;
     }

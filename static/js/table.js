@@ -1,11 +1,13 @@
 // The table page: seats, presence, invite link, log and chat around a game renderer.
 // The renderer for the table's game lives in ./games/<game>.js and exports
-// render(root, message, ctx) and, optionally, logLines(message, ctx) and
+// render(root, message, ctx) and, optionally, eventLines(ctx, event, message) (how its
+// events read in the log, whose journal this page keeps: ./journal.js) and
 // onEphemeral(message, ctx). Shared parts every game uses are in ./ui/ (see its README):
 // here the page keeps focus across re-renders, announces the newest log line, and cues
 // "your turn" beyond the page (tab title, icon, sound, hand scrolled into view).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
 import { createLife } from "./table-life.js";
 
@@ -16,7 +18,7 @@ const me = app.dataset.me;
 let last = null;
 let inviteUrl = null;
 let renderer = null;
-let eventLog = [];
+const journal = createJournal(); // the log's lines, kept across state messages
 let deadlineTimer = null;
 let pending = null; // the last action sent, until the server answers it
 let sent = null; // {version, at} of the last send: a second one at that version is a double tap
@@ -26,8 +28,9 @@ let wasMyTurn = false;
 let confirmingDelete = false;
 let autoJoined = false; // an invite link seats its visitor once, at once
 const baseTitle = document.title;
-// In simultaneous games other seats' choices bump the version without changing ours:
-// an action refused only as stale is sent again if it is still legal in the fresh state.
+// Other seats' choices never make ours stale unless they change what we may do (the server
+// judges versions per seat); in simultaneous games an action refused as stale all the same
+// (a neighbour turned up a card we could have chosen) is sent again if it is still legal.
 const simultaneous = app.dataset.simultaneous === "true";
 const hasBots = app.dataset.bots === "true";
 
@@ -216,7 +219,7 @@ function renderBanner() {
 }
 
 function renderLog() {
-  const lines = life.mergeLog(renderer && renderer.logLines ? renderer.logLines(last, ctx) : eventLog, last);
+  const lines = life.mergeLog(journal.lines(last, renderer, ctx), last);
   const list = $("log");
   list.replaceChildren(...lines.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;
@@ -311,7 +314,6 @@ function onMessage(message) {
     last = message;
     life.onState(message);
     windowAt = performance.now();
-    for (const event of message.events || []) eventLog.push(`${event.type} ${JSON.stringify(event)}`);
     render();
     if (seatChanged) refreshInvite();
     maybeAutoJoin();

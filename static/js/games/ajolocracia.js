@@ -14,7 +14,6 @@ const SCORED = ["citizenship", "isopods_algae", "beetles_annelids", "institution
 // after "¡Ajolocracia!", the second one (nothing is sent until confirmed).
 const ui = { turn: null, first: null, choosingSecond: false, second: null, focus: null };
 let current = null; // the last render's arguments, to redraw after a local UI change
-const logHistory = { table: null, version: 0, lines: [] };
 
 // ------------------------------------------------------------------ card art (inline SVG)
 
@@ -417,7 +416,8 @@ export function render(root, message, ctx) {
   target?.focus();
 }
 
-function eventLines(ctx, event) {
+// how each event reads in the log (table.js keeps the journal: ../journal.js)
+export function eventLines(ctx, event) {
   const { t } = ctx;
   const who = (seat) => ctx.seatName(seat);
   const cardNames = (cards) => cards.map((c) => kindName(t, c.kind)).join(", ");
@@ -439,18 +439,4 @@ function eventLines(ctx, event) {
       t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
     default: return [];
   }
-}
-
-// table.js calls this on every state message: events are appended once per version, and
-// the history sent on (re)connect rebuilds the whole log as this seat may see it.
-export function logLines(message, ctx) {
-  if (logHistory.table !== message.table.id) Object.assign(logHistory, { table: message.table.id, version: -1, lines: [] });
-  if (message.history) {
-    logHistory.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
-    logHistory.version = message.version;
-  } else if (message.version > logHistory.version) {
-    for (const event of message.events || []) logHistory.lines.push(...eventLines(ctx, event));
-    logHistory.version = message.version;
-  }
-  return logHistory.lines;
 }

@@ -19,7 +19,6 @@ const LOOK = {
 
 // the cards you have selected (ids), kept across re-renders of the same table
 const local = { table: null, selected: new Set() };
-const journal = { table: null, version: -1, lines: [] };
 
 const who = (ctx, seat) => (seat === ctx.me ? ctx.t("alebrijes.you_name", { player: ctx.seatName(seat) }) : ctx.seatName(seat));
 
@@ -261,7 +260,8 @@ export function render(root, message, ctx) {
     playersPanel(rctx, message), roundsPanel(rctx, message)].filter(Boolean));
 }
 
-function eventLines(ctx, event) {
+// how each event reads in the log (table.js keeps the journal: ../journal.js)
+export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = event.seat !== undefined ? who(ctx, event.seat) : "";
   switch (event.type) {
@@ -278,18 +278,4 @@ function eventLines(ctx, event) {
     case "game_over": return [t("alebrijes.phase.over")];
     default: return [];
   }
-}
-
-export function logLines(message, ctx) {
-  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
-  if (message.history) {
-    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
-    journal.version = message.version;
-    return journal.lines;
-  }
-  if (message.version > journal.version) {
-    journal.version = message.version;
-    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
-  }
-  return journal.lines;
 }

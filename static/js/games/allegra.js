@@ -9,7 +9,6 @@ import { scoreChart } from "../ui/chart.js";
 
 // choices made on the page before an action is complete (the mode of step 2, step b's pick)
 const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
-const journal = { table: null, version: -1, lines: [] };
 let ticking = null;
 
 // card faces: a colour band by value, each with its own symbol (colour is never the only cue)
@@ -350,7 +349,8 @@ export function render(root, message, ctx) {
   table.addEventListener("scroll", () => { local.scroll = table.scrollLeft; });
 }
 
-function eventLines(ctx, event) {
+// how each event reads in the log (table.js keeps the journal: ../journal.js)
+export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = (s) => who(ctx, s);
   switch (event.type) {
@@ -382,16 +382,3 @@ function eventLines(ctx, event) {
 }
 
 // table.js calls this on every state message; each version's events are added once.
-export function logLines(message, ctx) {
-  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
-  if (message.history) {
-    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
-    journal.version = message.version;
-    return journal.lines;
-  }
-  if (message.version > journal.version) {
-    journal.version = message.version;
-    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
-  }
-  return journal.lines;
-}

@@ -12,7 +12,6 @@ const NUDGE = 5;
 const SEND_EVERY_MS = 100;
 // page state between renders: the selected block, a drag in progress, the last message
 const ui = { table: null, root: null, ctx: null, last: null, selected: null, drag: null, lastSent: 0, dragged: false };
-const journal = { table: null, version: -1, lines: [] };
 
 const lang = () => (window.LANG === "en" ? "en" : "es");
 const named = (pair) => (pair ? pair[lang()] : "");
@@ -416,7 +415,9 @@ function blockText(ctx, view, block) {
   return view && view.block_types[block] ? blockName(ctx, view.block_types[block]) : `#${block}`;
 }
 
-function eventLines(ctx, view, event) {
+// how each event reads in the log (table.js keeps the journal: ../journal.js)
+export function eventLines(ctx, event, message) {
+  const view = message && message.view;
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
   switch (event.type) {
@@ -441,19 +442,4 @@ function eventLines(ctx, view, event) {
     case "game_over": return [t(`${P}.log.over`)];
     default: return [];
   }
-}
-
-export function logLines(message, ctx) {
-  const view = message.view;
-  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
-  if (message.history) {
-    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, view, event)));
-    journal.version = message.version;
-    return journal.lines;
-  }
-  if (message.version > journal.version) {
-    journal.version = message.version;
-    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, view, event));
-  }
-  return journal.lines;
 }

@@ -8,3 +8,8 @@ export function render(root, message, ctx) {
       el("div", { class: "actions" }, message.legal_actions.map((action) =>
         el("button", { onclick: () => ctx.send(action) }, JSON.stringify(action))))));
 }
+
+// every event as its type and data: the log of a game without its own client
+export function eventLines(ctx, event) {
+  return [`${event.type} ${JSON.stringify(event)}`];
+}

@@ -11,7 +11,6 @@ const INK = { red: "#b3172b", green: "#1f7a36", black: "#222", blue: "#1a54b8", 
 const WILD_PETALS = ["red", "yellow", "green", "blue", "black"];
 
 // the log, built from events as state messages arrive (the view carries no history)
-const journal = { table: null, version: -1, lines: [] };
 // round breakdowns seen while the page is open (the view only carries the last one)
 const seenRounds = { table: null, byRound: new Map() };
 
@@ -309,7 +308,8 @@ export function render(root, message, ctx) {
 
 }
 
-function eventLines(ctx, event) {
+// how each event reads in the log (table.js keeps the journal: ../journal.js)
+export function eventLines(ctx, event) {
   const { t } = ctx;
   const who = (s) => name(ctx, s);
   switch (event.type) {
@@ -333,16 +333,3 @@ function eventLines(ctx, event) {
 }
 
 // table.js calls this on every state message; events are only appended once per version.
-export function logLines(message, ctx) {
-  if (journal.table !== message.table.id) { journal.table = message.table.id; journal.version = -1; journal.lines = []; }
-  if (message.history) { // sent on (re)connect: the whole game so far, as this seat may see it
-    journal.lines = message.history.flatMap((entry) => entry.events.flatMap((event) => eventLines(ctx, event)));
-    journal.version = message.version;
-    return journal.lines;
-  }
-  if (message.version > journal.version) {
-    journal.version = message.version;
-    for (const event of message.events || []) journal.lines.push(...eventLines(ctx, event));
-  }
-  return journal.lines;
-}
