@@ -315,7 +315,10 @@ class Soak:
                                  "version": version}).decode()
         if kind in ("stale_version", "future_version"):
             action = self.rng.choice(mine) if mine else {"type": "no_such_move"}
-            other = version - 1 if kind == "stale_version" else version + 5
+            # versions are judged per seat (docs/api.md): the version before last may still
+            # be what this seat acts on (another seat's pick changed nothing for it), but
+            # version 1, from before the game started, never is
+            other = 1 if kind == "stale_version" else version + 5
             return orjson.dumps({"type": "action", "action": action, "version": other}).decode()
         return orjson.dumps({"type": "action", "action": {"type": "no_such_move", "x": [1]},
                              "version": version}).decode()

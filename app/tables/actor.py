@@ -271,6 +271,8 @@ class TableActor:
             elif kind is not Store:
                 self._carry_out(effect)
         if refused is not None:
+            if key is not None:  # refused for a timer or a bot: not again at once either
+                self._back_off(key)
             raise refused
         return answer
 

@@ -9,8 +9,9 @@ moves a seat's context on, except one: another seat's move while both of them co
 after which this seat can still act and what it acts on (``EngineAdapter.acts_on``: its
 legal actions by default) is unchanged. So another seat picking, re-picking or unpicking,
 answering a knock or proposing a guess never makes a seat's move stale, and no seat can
-keep another from acting by moving often. Platform actions (a window's deadline, an early
-end) move every seat's context on, except a bot taking a seat, which changes no rule.
+keep another from acting by moving often. Platform actions (a window's deadline) move every
+seat's context on; a bot taking a seat for an absent player, or giving it back, moves that
+seat's only (bots.py).
 """
 
 from __future__ import annotations
@@ -189,7 +190,7 @@ def act(table: TableState, cmd: Act, now: float) -> Decision:
         raise forbidden("only seated players can act")
     if table.status is not TableStatus.PLAYING:
         raise not_playing()
-    refused = not table.context[seat] <= cmd.version <= table.version  # (stale, inline)
+    refused = stale(table, seat, cmd.version)
     # the actor keeps the deadline, not the client: an answer that arrives after it is
     # judged after the window has closed (the engine then says why it is too late)
     effects: list[Effect] = []
