@@ -216,20 +216,16 @@ class TableActor:
                     log.warning("table %s: %s failed: %s", self.table.id,
                                 type(command).__name__, result[1])
             self._reconcile_timers()
-            self._answer(envelope, answer)
-
-    def _answer(self, envelope: _Envelope, answer: tuple[Any, BaseException | None] | None
-                ) -> None:
-        value, error = answer or (None, None)
-        if envelope.reply is None:
-            if error is not None:
-                log.warning("table %s: %s refused: %s", self.table.id,
-                            type(envelope.command).__name__, error)
-        elif not envelope.reply.done():
-            if error is not None:
-                envelope.reply.set_exception(error)
-            else:
-                envelope.reply.set_result(value)
+            value, error = answer or (None, None)
+            if envelope.reply is None:
+                if error is not None:
+                    log.warning("table %s: %s refused: %s", self.table.id,
+                                type(envelope.command).__name__, error)
+            elif not envelope.reply.done():
+                if error is not None:
+                    envelope.reply.set_exception(error)
+                else:
+                    envelope.reply.set_result(value)
 
     async def _step(self, command: Any, follow_ups: list[Any]) -> Any:
         """Decide one command and carry out its effects; answer its reply."""
@@ -283,7 +279,7 @@ class TableActor:
     async def _store(self, write: Write, table: TableState) -> None:
         """Write to the database, fenced by the epoch this process took the table with; if
         another process has taken it over, give it up here and tell the caller to retry."""
-        repo, tid, epoch = self.repo, table.id, table.epoch
+        repo, tid, epoch = self.repo, table.setup.id, table.setup.epoch
         try:
             if isinstance(write, AppendAction):
                 await repo.append_action(tid, write.version, write.seat, write.action,
@@ -439,12 +435,14 @@ class TableActor:
 
     def _reconcile_timers(self) -> None:
         """Make the timers match what the table wants to be woken for."""
+        table = self.table
+        if not self._timers and table.vote is None and table.window is None \
+                and table.clock.mode == "none" and not (table.bots or table.autopilot):
+            return  # nothing to wait for (most tables, most of the time)
+        wanted = wakeups(table, 0.0)  # (the times are absolute: no clock needed)
         if self._task is None or self._task.done() or self.moved:
             return
         t = self._clock()
-        wanted = wakeups(self.table, t)
-        if not wanted and not self._timers:
-            return
         for key, (at, handle) in list(self._timers.items()):
             if handle is not None and wanted.get(key) != at:
                 handle.cancel()

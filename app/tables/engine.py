@@ -24,6 +24,7 @@ from app.games.base import (
     Engine,
     Event,
     IllegalAction,
+    Outcome,
     Window,
     engine_options,
 )
@@ -55,6 +56,9 @@ class EngineAdapter:
         self.view: Callable[[Any, int | None], Any] = engine.view
         self.timeout_action: Callable[[Any, int], Action] = engine.timeout_action
         self.dump: Callable[[Any], dict[str, Any]] = engine.dump
+        # a seat's move (``apply`` below also takes the platform's own actions)
+        self.apply_move: Callable[[Any, int, Action], tuple[Any, list[Event]]] = engine.apply
+        self.outcome: Callable[[Any], Outcome | None] = engine.outcome
         # the optional hooks, each with its default
         # whom the game waits for: in simultaneous games a seat that has chosen may still
         # be in to_act (to change its mind) but not here
@@ -87,7 +91,7 @@ class EngineAdapter:
         return self.engine.setup(seats, engine_options(options), seed)
 
     def outcome_json(self, state: Any) -> dict[str, Any] | None:
-        outcome = self.engine.outcome(state)
+        outcome = self.outcome(state)
         return outcome.to_json() if outcome is not None else None
 
     # ------------------------------------------------------------------ optional hooks

@@ -31,7 +31,15 @@ from app.tables.core import play, presence
 from app.tables.core.clocks import TableClock
 from app.tables.core.commands import Housekeep
 from app.tables.core.ending import replay
-from app.tables.core.state import Presence, Step, TableState, TableStatus, evolve, new_table
+from app.tables.core.state import (
+    Presence,
+    Step,
+    TableSetup,
+    TableState,
+    TableStatus,
+    evolve,
+    new_table,
+)
 from app.tables.engine import adapt
 
 log = logging.getLogger(__name__)
@@ -286,11 +294,12 @@ class Registry:
             seats[s.seat] = s.player_id
         players = await self.repo.players_by_id(sorted({p for p in seats if p} | {row.host_id}))
         t = time.monotonic()
+        setup = TableSetup(
+            id=row.id, game=row.game, seat_count=row.seat_count, options=dict(row.options),
+            private=row.private, invite_token=row.invite_token, seed=row.seed,
+            created_at=row.created_at, rematch_of=row.rematch_of, epoch=row.owner_epoch or 0)
         table = TableState(
-            id=row.id, game=row.game, engine=engine, seat_count=row.seat_count,
-            options=dict(row.options), private=row.private, invite_token=row.invite_token,
-            seed=row.seed, created_at=row.created_at, rematch_of=row.rematch_of,
-            epoch=row.owner_epoch or 0, status=TableStatus(row.status), version=row.version,
+            setup=setup, engine=engine, status=TableStatus(row.status), version=row.version,
             host_id=row.host_id, seats=tuple(seats),
             names={pid: p.name for pid, p in players.items()},
             bots=frozenset(pid for pid, p in players.items() if p.bot),

@@ -56,7 +56,6 @@ from app.games.base import (
     OptionSpec,
     Outcome,
     Rng,
-    action_field,
     check_action,
     rank_by,
     require,
@@ -209,11 +208,11 @@ class AjolocraciaEngine(BaseEngine):
 
     def _parse_pick(self, state: AjolocraciaState, seat: int, action: Action) -> list[int]:
         hand = state.hands[seat]
-        card = action_field(action, "card", int)
+        card = action["card"]
         require(card in hand, "no_such_card", "that card is not in your hand")
         if "second" not in action:
             return [card]
-        second = action_field(action, "second", int)
+        second = action["second"]
         require(self.can_pick_two(state, seat), "no_ine",
                 "you need an INE in front of you, placed in an earlier turn, to pick two cards")
         require(second in hand, "no_such_card", "that card is not in your hand")

@@ -73,7 +73,6 @@ from app.games.base import (
     Outcome,
     Rng,
     Seat,
-    action_field,
     check_action,
     first_seat,
     first_seat_option,
@@ -256,17 +255,17 @@ class AlebrijesEngine(BaseEngine):
 
     def _play(self, state: AlebrijesState, seat: Seat, action: Action,
               events: list[Event]) -> None:
-        suit = action_field(action, "suit", str)
-        number = action_field(action, "number", int)
-        count = action_field(action, "count", int)
-        wilds = action_field(action, "wilds", int)
+        suit = action["suit"]
+        number = action["number"]
+        count = action["count"]
+        wilds = action["wilds"]
         require(suit in SUITS, "bad_suit", "the suit must be blue, green, pink or orange")
         require(number in NUMBERS, "bad_number", "the number must be 1 to 5")
         require(count >= 1, "bad_count", "play at least one card")
         require(0 <= wilds <= count, "bad_count", "wilds must be between 0 and count")
         hand = state.hands[seat]
         if "ollin" in action:
-            ollin = action_field(action, "ollin", int)
+            ollin = action["ollin"]
             require(0 <= ollin <= count - wilds, "bad_count",
                     "ollin counts suited cards among the ones played")
             cards = pick(hand, Combo(suit, number, count, wilds, ollin))
@@ -306,7 +305,7 @@ class AlebrijesEngine(BaseEngine):
     def _ollin(self, state: AlebrijesState, seat: Seat, action: Action,
                events: list[Event]) -> None:
         assert state.ollin is not None
-        effect = action_field(action, "effect", str)
+        effect = action["effect"]
         require(effect in ("draw", "discard", "none"), "bad_effect",
                 "the effect is draw, discard or none")
         require(effect == "discard" or "card" not in action, "bad_action",
@@ -328,7 +327,8 @@ class AlebrijesEngine(BaseEngine):
         elif effect == "discard":
             require(state.trick[-1]["combo"]["count"] == 2, "bad_effect",
                     "only a two-card play lets you discard")
-            card_id = action_field(action, "card", int)
+            require("card" in action, "bad_action", "a discard names its card")
+            card_id = action["card"]
             hand = state.hands[seat]
             chosen = [c for c in hand if c[0] == card_id]
             require(bool(chosen), "not_in_hand", "that card is not in your hand")

@@ -23,7 +23,6 @@ from app.games.base import (
     OptionSpec,
     Outcome,
     Rng,
-    action_field,
     check_action,
     first_seat,
     first_seat_option,
@@ -262,7 +261,7 @@ class HanabiEngine(BaseEngine):
         return s, events
 
     def _own_card(self, state: HanabiState, seat: int, action: Action) -> Card:
-        card_id = action_field(action, "card", int)
+        card_id = action["card"]
         for card in state.hands[seat]:
             if card.id == card_id:
                 return card
@@ -303,7 +302,7 @@ class HanabiEngine(BaseEngine):
 
     def _clue(self, state: HanabiState, seat: int, action: Action) -> list[Event]:
         require(state.clues > 0, "no_clues", "there is no clue token left")
-        target = action_field(action, "target", int)
+        target = action["target"]
         require(0 <= target < state.seats and target != seat, "bad_target",
                 "choose another player to clue")
         has_color, has_rank = "color" in action, "rank" in action
@@ -311,7 +310,7 @@ class HanabiEngine(BaseEngine):
         # the clue marks these cards: copies, so the state before the clue keeps its own
         hand = state.hands[target] = [card.clone() for card in state.hands[target]]
         if has_color:
-            color = action_field(action, "color", str)
+            color = action["color"]
             require(color in state.colors, "bad_action", f"no such colour {color!r}")
             touched = [c for c in hand if c.color == color]
             for c in hand:
@@ -321,7 +320,7 @@ class HanabiEngine(BaseEngine):
                     c.not_colors.append(color)
             detail: JSON = {"color": color}
         else:
-            rank = action_field(action, "rank", int)
+            rank = action["rank"]
             require(rank in RANKS, "bad_action", f"no such number {rank!r}")
             touched = [c for c in hand if c.rank == rank]
             for c in hand:

@@ -40,7 +40,6 @@ from app.games.base import (
     Outcome,
     Rng,
     Seat,
-    action_field,
     check_action,
     first_seat,
     first_seat_option,
@@ -204,7 +203,7 @@ class IkebanaEngine(BaseEngine):
 
     def _buy(self, state: IkebanaState, seat: Seat, action: Action,
              events: list[Event]) -> None:
-        owner = action_field(action, "from", int)
+        owner = action["from"]
         require(0 <= owner < state.seats, "bad_action", "no such seat")
         require(state.hand is None, "already_drawing",
                 "once you have started drawing you cannot buy")

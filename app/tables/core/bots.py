@@ -30,7 +30,7 @@ def due(table: TableState) -> frozenset[int]:
 
 
 def delay(table: TableState) -> float:
-    return int(table.options.get(BOT_DELAY.name, BOT_DELAY.default)) / 1000
+    return int(table.setup.options.get(BOT_DELAY.name, BOT_DELAY.default)) / 1000
 
 
 def when(table: TableState) -> dict[int, float]:

@@ -131,6 +131,8 @@ class TableClock:
     def to_json(self, now: float) -> dict[str, Any]:
         """What clients show: seconds left for each seat the clock presses, and in chess
         mode every seat's bank."""
+        if self.mode == "none":
+            return {"mode": "none", "running": [], "remaining": {}}
         out: dict[str, Any] = {"mode": self.mode,
                                "running": sorted(self.running) if self.mode != "none" else [],
                                "remaining": {str(s): round(v, 1)

@@ -8,6 +8,7 @@ the answer to whoever sent the command (``Reply`` or ``Refuse``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +70,7 @@ class Broadcast:
     """Every connection gets its own state message (with these events, redacted per seat);
     ``exclude``: a connection already told."""
 
-    events: tuple[Event, ...] = ()
+    events: Sequence[Event] = ()
     exclude: int | None = None
 
 

@@ -63,12 +63,13 @@ def turn_of(table: TableState, before: Turn) -> Turn:
     if not table.playing:
         return NO_TURN
     engine, state = table.engine, table.game_state
-    to_act = frozenset(engine.to_act(state))
+    to_act = engine.to_act(state)  # a new set on every call (engines are pure): kept as is
     acting: dict[int, Any] = {}
     if len(to_act) > 1 or len(before.to_act) > 1:
         acting = {s: engine.acts_on(state, s) for s in to_act}
-    waiting = frozenset(engine.waiting_for(state)) if engine.has_waiting_for else to_act
-    return Turn(to_act, waiting, engine.turn_marker(state), acting)
+    waiting = engine.waiting_for(state) if engine.has_waiting_for else to_act
+    marker = engine.turn_marker(state) if engine.has_turn_marker else None
+    return Turn(to_act, waiting, marker, acting)
 
 
 _NOTHING = object()
@@ -93,15 +94,15 @@ def follow(table: TableState, before: TableState | None, mover: int, now: float,
         context, context_at = table.context, table.context_at  # nothing changed for anyone
     elif before is None or mover == SYSTEM_SEAT or len(before.turn.to_act) < 2:
         # a move while only one seat could act changes what everyone acts on
-        context = (table.version,) * table.seat_count
-        context_at = (now,) * table.seat_count
+        seats = table.setup.seat_count
+        context, context_at = (table.version,) * seats, (now,) * seats
     else:
         kept = [_unchanged_for(s, mover, before.turn, turn) for s in range(table.seat_count)]
         context = tuple(c if k else table.version for c, k in zip(table.context, kept,
                                                                  strict=True))
         context_at = tuple(c if k else now for c, k in zip(table.context_at, kept,
                                                           strict=True))
-    window = _follow_window(table, now)
+    window = _follow_window(table, now) if table.engine.has_window else None
     clock = table.clock
     if clock.mode != "none":
         clock = clock.copy()
@@ -137,21 +138,28 @@ def accept(table: TableState, seat: int, action: dict[str, Any], source: str, no
     the clock; the effects store it, then show everyone. ``outcome``: the result of a game
     the platform ends early (the engine's own outcome otherwise). Raises ``AppError`` (422)
     with the engine's code if the rules refuse it."""
+    engine = table.engine
     try:
-        state, events = table.engine.apply(table.game_state, seat, action)
+        if seat == SYSTEM_SEAT:
+            state, events = engine.apply(table.game_state, seat, action)
+        else:
+            state, events = engine.apply_move(table.game_state, seat, action)
     except IllegalAction as exc:
         raise AppError(exc.code, exc.message, 422) from None
     if outcome is None:
-        outcome = table.engine.outcome_json(state)
+        result = engine.outcome(state)
+        outcome = result.to_json() if result is not None else None
     version = table.version + 1
-    changes: dict[str, Any] = {}
-    if outcome is not None:
-        changes = {"status": TableStatus.FINISHED, "outcome": outcome, "vote": None}
-    after = follow(table, table, seat, now, game_state=state, version=version,
-                   history=table.history.appended(Step(version, events, source, seat)),
-                   **changes)
+    history = table.history.appended(Step(version, events, source, seat))
+    if outcome is None:
+        after = follow(table, table, seat, now, game_state=state, version=version,
+                       history=history)
+    else:  # the game is over
+        after = follow(table, table, seat, now, game_state=state, version=version,
+                       history=history, status=TableStatus.FINISHED, outcome=outcome,
+                       vote=None)
     effects: list[Effect] = [Store(AppendAction(version, seat, action, source, outcome)),
-                             Broadcast(tuple(events))]
+                             Broadcast(events)]
     if source == "timeout":
         effects.append(SystemLine("timeout", seat, {"name": name_of_seat(table, seat)}))
     return after, effects
@@ -190,7 +198,7 @@ def act(table: TableState, cmd: Act, now: float) -> Decision:
         raise forbidden("only seated players can act")
     if table.status is not TableStatus.PLAYING:
         raise not_playing()
-    refused = stale(table, seat, cmd.version)
+    refused = not table.context[seat] <= cmd.version <= table.version  # stale(), inlined
     # the actor keeps the deadline, not the client: an answer that arrives after it is
     # judged after the window has closed (the engine then says why it is too late)
     effects: list[Effect] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -104,8 +105,8 @@ class Turn:
     not waited for), the engine's turn marker, and, while several seats may act, what each
     of them acts on (the per-seat versions compare it; see play.py)."""
 
-    to_act: frozenset[int] = frozenset()
-    waiting: frozenset[int] = frozenset()
+    to_act: AbstractSet[int] = frozenset()
+    waiting: AbstractSet[int] = frozenset()
     marker: Any = None
     acting: Mapping[int, Any] = field(default_factory=dict)
 
@@ -165,11 +166,12 @@ class Bucket:
 
 
 @dataclass(frozen=True)
-class TableState:
-    # who the table is: fixed when it is created
+class TableSetup:
+    """Who the table is: fixed when it is created (kept apart, so that a move does not copy
+    it: a ``TableState`` is copied on every change)."""
+
     id: str
     game: str
-    engine: EngineAdapter
     seat_count: int
     options: Mapping[str, Any]
     private: bool
@@ -179,6 +181,12 @@ class TableState:
     rematch_of: str | None = None
     epoch: int = 0  # the owner epoch this process took the table with (the write fence)
     position: Mapping[str, Any] | None = None  # a stored position to start from, not setup
+
+
+@dataclass(frozen=True)
+class TableState:
+    setup: TableSetup
+    engine: EngineAdapter
     # seating
     status: TableStatus = TableStatus.WAITING
     version: int = 1
@@ -204,6 +212,19 @@ class TableState:
     conns: Mapping[int, Conn] = field(default_factory=dict)
     buckets: Mapping[tuple[str, Any], Bucket] = field(default_factory=dict)
     rematch: tuple[str, str] | None = None  # (table id, invite token) of the rematch
+
+    # who the table is, read through (see TableSetup)
+    id = property(lambda self: self.setup.id)
+    game = property(lambda self: self.setup.game)
+    seat_count = property(lambda self: self.setup.seat_count)
+    options = property(lambda self: self.setup.options)
+    private = property(lambda self: self.setup.private)
+    invite_token = property(lambda self: self.setup.invite_token)
+    seed = property(lambda self: self.setup.seed)
+    created_at = property(lambda self: self.setup.created_at)
+    rematch_of = property(lambda self: self.setup.rematch_of)
+    epoch = property(lambda self: self.setup.epoch)
+    position = property(lambda self: self.setup.position)
 
     @property
     def playing(self) -> bool:
@@ -255,10 +276,12 @@ def new_table(*, id: str, engine: EngineAdapter, seat_count: int,  # noqa: A002
     """A table just created: its host in ``host_seat``, everyone else to come."""
     seats: list[str | None] = [None] * seat_count
     seats[host_seat] = host_id
+    setup = TableSetup(id=id, game=engine.id, seat_count=seat_count, options=dict(options),
+                       private=private, invite_token=invite_token, seed=seed,
+                       created_at=created_at, rematch_of=rematch_of, epoch=epoch,
+                       position=position)
     return TableState(
-        id=id, game=engine.id, engine=engine, seat_count=seat_count, options=dict(options),
-        private=private, invite_token=invite_token, seed=seed, created_at=created_at,
-        rematch_of=rematch_of, epoch=epoch, position=position, host_id=host_id,
-        seats=tuple(seats), names={host_id: host_name},
+        setup=setup, engine=engine, host_id=host_id, seats=tuple(seats),
+        names={host_id: host_name},
         clock=TableClock.from_options(options, seat_count),
         presence=Presence(idle_since=now))

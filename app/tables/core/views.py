@@ -15,7 +15,6 @@ from typing import Any
 from app.games.base import Event, event_for
 from app.tables.core.presence import away_for
 from app.tables.core.state import Step, TableState, TableStatus
-from app.tables.options import option
 
 
 def _rounded(value: float | None) -> float | None:
@@ -41,22 +40,23 @@ def summary(table: TableState, now: float) -> dict[str, Any]:
             "autopilot": seat in table.autopilot,
             "player": None if pid is None else {"id": pid, "name": table.names.get(pid),
                                                 "bot": pid in table.bots}})
+    setup = table.setup
     return {
-        "id": table.id,
-        "game": table.game,
-        "status": table.status.value,
+        "id": setup.id,
+        "game": setup.game,
+        "status": table.status,  # a StrEnum: the JSON has its text
         "version": table.version,
-        "seat_count": table.seat_count,
-        "options": table.options,
-        "private": table.private,
+        "seat_count": setup.seat_count,
+        "options": setup.options,
+        "private": setup.private,
         "host": {"id": table.host_id, "name": table.names.get(table.host_id)},
         "seats": seats,
         # who is watching: the names of spectators who chose one, and how many in all
         "spectators": {"count": len(watchers),
                        "names": sorted({c.name for c in watchers if c.name})},
-        "created_at": _iso(table.created_at),
+        "created_at": _iso(setup.created_at),
         "outcome": table.outcome,
-        "rematch_of": table.rematch_of,
+        "rematch_of": setup.rematch_of,
     }
 
 
@@ -64,11 +64,11 @@ def sees_all(table: TableState, seat: int | None) -> bool:
     """Whether ``seat`` gets the view with nothing hidden: only spectators, only in a
     cooperative game whose host allowed it."""
     return (seat is None and table.engine.cooperative
-            and bool(option(table.options, "spectators_see_all", False)))
+            and bool(table.setup.options.get("spectators_see_all", False)))
 
 
 def spectator_chat_allowed(table: TableState) -> bool:
-    if not option(table.options, "spectator_chat", True):
+    if not table.setup.options.get("spectator_chat", True):
         return False
     # spectators who see every card must not tell the players theirs
     return not (sees_all(table, None) and table.status is TableStatus.PLAYING)

@@ -19,6 +19,9 @@ from app.tables.core.state import TableState, evolve
 
 
 def wakeups(table: TableState, now: float) -> dict[str, float]:
+    if table.vote is None and table.window is None and table.clock.mode == "none" \
+            and not (table.bots or table.autopilot):
+        return {}  # (most tables, most of the time: nothing to wait for)
     out: dict[str, float] = {}
     if table.vote is not None:
         out["vote"] = table.vote.deadline
