@@ -484,14 +484,23 @@ class Field:
 
     def accepts(self, value: Any) -> bool:
         """The quick test every action's fields go through (``_explain`` says why not)."""
-        if self.kind == "int":
-            ok = type(value) is int and (self.low if self.low is not None else -SAFE_INT) \
-                <= value <= (self.high if self.high is not None else SAFE_INT)
-        elif self.kind == "str":
+        low = self.low if self.low is not None else -SAFE_INT
+        high = self.high if self.high is not None else SAFE_INT
+        kind = self.kind
+        if kind == "int":
+            ok = type(value) is int and low <= value <= high
+        elif kind == "str":
             ok = type(value) is str and len(value) <= self.longest
-        else:
-            return _explain("", value, self) is None
-        return ok and (self.choices is None or value in self.choices)
+        elif kind == "ints":
+            ok = type(value) is list and len(value) <= self.longest and all(
+                type(item) is int and low <= item <= high for item in value)
+        elif kind == "bool":
+            ok = type(value) is bool
+        else:  # a number: an int, or a finite float
+            ok = (type(value) is int or type(value) is float and math.isfinite(value)) \
+                and low <= value <= high
+        return ok and (self.choices is None or any(
+            type(value) is type(choice) and value == choice for choice in self.choices))
 
 
 # an action type's fields, besides "type" itself

@@ -80,6 +80,9 @@ class EngineAdapter:
         self._ephemeral = _first_found(engine, "ephemeral")
         self._current_scores = _first_found(engine, "current_scores")
         self._acts_on = _first_found(engine, "acts_on")
+        # what a seat acts on is its legal actions (the default): then the turn's record of
+        # them serves the seat's state message too (app/tables/core/views.py)
+        self.acts_on_legal = self._acts_on is None
         self.has_ephemeral = self._ephemeral is not None
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int,

@@ -155,7 +155,9 @@ def state_message(table: TableState, seat: int | None, now: float,
     else:
         view = None if state is None else engine.view(state, seat)
         if playing:
-            legal = engine.legal_actions(state, seat)
+            acting = table.turn.acting  # worked out already when several seats may act
+            legal = acting[seat] if engine.acts_on_legal and seat in acting else \
+                engine.legal_actions(state, seat)
         chat = engine.chat_allowed(state, seat) if playing and engine.closes_chat else True
     message = {
         **(shared_part or shared(table, now)),
