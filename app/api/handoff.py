@@ -96,7 +96,7 @@ def seal(key: str, nonce: str, token: str) -> str:
 def unseal(key: str, nonce: str, sealed: str) -> str:
     mixed = base64.urlsafe_b64decode(sealed.encode())
     raw = bytes(a ^ b for a, b in zip(mixed, _keystream(key, nonce, len(mixed)), strict=True))
-    return raw.decode()
+    return raw.decode("utf-8", errors="replace")  # a wrong key gives garbage, not an error
 
 
 async def create(repo: Repository, key: str, player_id: str, token: str, next_path: str,
