@@ -186,21 +186,24 @@ function fitBoard() {
   const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
   root.style.zoom = "1";
-  const top = frame.getBoundingClientRect().top + window.scrollY;
   const availW = frame.clientWidth - padX;
-  const availH = window.innerHeight - top - padY - 12;
+  const availH = frame.clientHeight - padY;
   const widths = board && board.layoutWidths ? board.layoutWidths(last) : WIDTHS;
-  let best = { zoom: 0, width: widths[0] };
+  let best = { zoom: 0, width: widths[0], h: 1 };
   for (const width of widths) {
     root.style.width = `${width}px`;
     const w = Math.max(root.scrollWidth, width);
     const h = Math.max(1, root.scrollHeight);
     const zoom = Math.min(MAX_ZOOM, availW / w, availH / h);
-    if (zoom > best.zoom + 0.01) best = { zoom, width };
+    if (zoom > best.zoom + 0.01) best = { zoom, width, h };
   }
   root.style.width = `${best.width}px`;
-  root.style.zoom = String(Math.max(0.4, Math.floor(best.zoom * 100) / 100));
-  app.dataset.zoom = root.style.zoom;
+  const zoom = Math.max(0.4, Math.floor(best.zoom * 100) / 100);
+  root.style.zoom = String(zoom);
+  app.dataset.zoom = String(zoom);
+  // whether all of it shows (the tests check; a board too tall even at the smallest zoom
+  // would be cut at the bottom)
+  app.dataset.fits = best.h * zoom <= availH + 2 ? "true" : "false";
 }
 window.addEventListener("resize", () => fitBoard());
 
