@@ -49,7 +49,10 @@ def render(request: Request, name: str, player: Any, **context: Any) -> HTMLResp
         i18n_json=script_json(strings),
         games=[e.catalogue_entry() for e in ENGINES.values()],  # type: ignore[attr-defined]
     )
-    context.setdefault("here", quote(request.url.path))
+    # where the name form and the language links lead back to; the table screen's QR hint
+    # (?room=1: start in the compact layout) survives the name form a phone fills in first
+    room = "?room=1" if request.query_params.get("room") == "1" else ""
+    context.setdefault("here", quote(request.url.path) + room)
     return templates.TemplateResponse(request, name, context)
 
 

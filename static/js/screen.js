@@ -11,6 +11,7 @@ import { TableSocket } from "./socket.js";
 const app = document.getElementById("screen-app");
 const tableId = app.dataset.table;
 const game = app.dataset.game;
+const cooperative = app.dataset.cooperative === "true";
 const $ = (id) => document.getElementById(id);
 const LOG_LINES = 6;
 
@@ -107,7 +108,8 @@ function seatsPanel() {
   const outcome = table.outcome;
   const rows = table.seats.map((s) => {
     const acting = playing && last.waiting_for.includes(s.seat);
-    const winner = outcome && outcome.winners && outcome.winners.includes(s.seat);
+    // a cooperative game is won or lost together: no seat stands out
+    const winner = !cooperative && outcome && outcome.winners && outcome.winners.includes(s.seat);
     const facts = board && board.seatFacts && last.view ? board.seatFacts(last, s.seat, ctx) : [];
     const clock = last.clock;
     const banked = clock && clock.mode === "chess" && playing ? clock.banks[s.seat] : null;
