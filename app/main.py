@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.api import life, lobby, matches, metrics, pages, players, replays, ws
+from app.api import life, lobby, matches, metrics, pages, players, replays, room, ws
 from app.api.forward import ForwardMiddleware
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
@@ -164,7 +164,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code, headers=headers)
 
-    for module in (players, lobby, life, replays, matches, metrics, ws, pages):
+    for module in (players, lobby, life, replays, matches, metrics, ws, room, pages):
         app.include_router(module.router)
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it

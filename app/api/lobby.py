@@ -6,19 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, watch_key
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, absolute, watch_key
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
-from app.config import get_settings
 from app.games import ENGINES
 from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start, TableActor
 
 router = APIRouter(prefix="/api", tags=["lobby"])
-
-
-def absolute(request: Request, path: str) -> str:
-    base = get_settings().public_url or str(request.base_url)
-    return base.rstrip("/") + path
 
 
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:

@@ -4,81 +4,34 @@ the browser's cookies (identity, language)."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
-from markupsafe import Markup
 
 from app.api.deps import COOKIE, MaybePlayer, RegistryDep, RepoDep, sign, watch_key_ok
 from app.api.limits import BadName, RateLimited, clean_name, get_limits
 from app.api.matches import match_out
 from app.api.players import create_player, result_of
+from app.api.rendering import error_page, render, script_json, templates
+from app.api.rendering import safe_next as _safe_next
 from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
 from app.config import ROOT, get_settings
 from app.errors import AppError
 from app.games import ENGINES
-from app.i18n import LANGUAGES, catalogue, pick_language, translate
+from app.i18n import LANGUAGES, pick_language, translate
 from app.tables.actor import TableActor
 from app.tables.records import finished_row
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site paths: never redirect to another host. Browsers read "/\\host" and
-    "/<tab>/host" as "//host", so backslashes, spaces and control characters are refused."""
-    if (not target or not target.startswith("/") or target.startswith("//")
-            or any(ch == "\\" or ord(ch) <= 32 or ord(ch) == 127 for ch in target)):
-        return "/"
-    return target
-
-
-def script_json(data: Any) -> Markup:
-    """JSON to place inside <script type="application/json">: "<", ">" and "&" escaped, so
-    no string can close the element or open a comment (quotes may stay as they are)."""
-    text = json.dumps(data, ensure_ascii=False)
-    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
-
-
-def render(request: Request, name: str, player: Any, **context: Any) -> HTMLResponse:
-    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
-    strings = catalogue(lang)
-    context.update(
-        request=request, player=player, lang=lang, languages=LANGUAGES,
-        t=lambda key, **kw: translate(lang, key, **kw),
-        i18n_json=script_json(strings),
-        games=[e.catalogue_entry() for e in ENGINES.values()],  # type: ignore[attr-defined]
-    )
-    context.setdefault("here", quote(request.url.path))
-    return templates.TemplateResponse(request, name, context)
+__all__ = ["error_page", "render", "router", "script_json", "templates"]
 
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, player: MaybePlayer) -> HTMLResponse:
     return render(request, "lobby.html", player)
-
-
-def error_page(request: Request, status: int, key: str | None = None,
-               message: str = "", headers: dict[str, str] | None = None,
-               **context: Any) -> HTMLResponse:
-    """An error as a page in the reader's language: the catalogue's ``key`` when it has one,
-    else ``message``."""
-    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
-    text = translate(lang, key) if key and key in catalogue(lang) else message
-    if request.method != "GET":  # the language links must not lead back to a POST-only path
-        context.setdefault("here", context.get("back") or "/")
-    heading = translate(lang, "error.title_not_found" if status == 404 else "error.title")
-    response = render(request, "error.html", None, heading=heading, message=text, **context)
-    response.status_code = status
-    response.headers.update(headers or {})
-    return response
 
 
 @router.post("/session")

@@ -3,7 +3,8 @@
 Authentication: ``Authorization: Bearer <token>`` or ``?token=`` (scripts and bots), or the
 browser's identity cookie (then the Origin must be this site). Anyone allowed to watch may
 connect without a seat and gets the spectator view. Private tables need a seat, ``?invite=``
-or the spectator link's ``?watch=<key>``.
+or the spectator link's ``?watch=<key>``. ``?screen=1``: a table screen, a spectator whoever
+opens it, that never gets a cooperative game's "all hands" view.
 """
 
 from __future__ import annotations
@@ -74,8 +75,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except RuntimeError:
             pass
 
+    # a table screen (?screen=1) holds no seat, whoever opened it: a spectator, never shown
+    # a cooperative game's "all hands" view
+    screen = websocket.query_params.get("screen") == "1"
+    if screen:
+        player = None
     conn = Connection(player.id if player else None, websocket.send_text, close,
                       settings.outbound_queue)
+    conn.screen = screen
     conn.name = player.name if player else ""
     watch = watch_key_ok(actor.info.id, actor.info.invite_token,
                          websocket.query_params.get("watch"))

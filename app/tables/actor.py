@@ -764,9 +764,11 @@ class TableActor(TableLife):
     def state_message(self, seat: int | None, events: list[Any] | None = None,
                       summary: dict[str, Any] | None = None,
                       with_history: bool = False,
-                      shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) is sent: its view and legal actions, and what
-        every seat is told alike (``shared``: worked out once per broadcast)."""
+                      shared: dict[str, Any] | None = None,
+                      screen: bool = False) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator; ``screen``: a table screen) is sent: its view and
+        legal actions, and what every seat is told alike (``shared``: worked out once per
+        broadcast)."""
         shared = shared or self._shared_state(summary)
         state = self.state
         extra: dict[str, Any] = {}
@@ -777,7 +779,7 @@ class TableActor(TableLife):
         return {
             **shared,
             "seat": seat,
-            "view": self.view_for(seat) if state is not None else None,
+            "view": self.view_for(seat, screen) if state is not None else None,
             "legal_actions": (self.engine.legal_actions(state, seat)
                               if live and seat is not None else []),
             "events": event_for(events or [], seat),
@@ -813,22 +815,24 @@ class TableActor(TableLife):
         }
 
     def _send_state(self, conn: Connection, with_history: bool = False) -> None:
-        conn.push(self.state_message(conn.seat, with_history=with_history))
+        conn.push(self.state_message(conn.seat, with_history=with_history, screen=conn.screen))
 
     def _broadcast(self, events: list[Any] | None = None, exclude: int | None = None) -> None:
         summary = self.summary()
         if self.on_change is not None:
             self.on_change(self)
-        cache: dict[int | None, str] = {}  # one view and one encoding per seat, not per socket
+        # one view and one encoding per seat (and for screens), not per socket
+        cache: dict[tuple[int | None, bool], str] = {}
         shared: dict[str, Any] | None = None
         for conn in list(self.connections.values()):
             if conn.id == exclude or conn.dropped:
                 continue
-            if conn.seat not in cache:
+            key = (conn.seat, conn.screen)
+            if key not in cache:
                 shared = shared or self._shared_state(summary)
-                cache[conn.seat] = encode(self.state_message(conn.seat, events, summary,
-                                                             shared=shared))
-            conn.push_text(cache[conn.seat])
+                cache[key] = encode(self.state_message(conn.seat, events, summary,
+                                                       shared=shared, screen=conn.screen))
+            conn.push_text(cache[key])
 
     def _broadcast_error(self, code: str, message: str) -> None:
         for conn in self.connections.values():

@@ -222,18 +222,18 @@ class TableLife:
         # spectators who see every card must not tell the players theirs
         return not (self.sees_all(None) and self.info.status == "playing")
 
-    def sees_all(self, seat: int | None) -> bool:
-        """Whether ``seat`` gets the view with nothing hidden: only spectators, only in a
-        cooperative game whose host allowed it."""
-        return (seat is None and getattr(self.engine, "cooperative", False)
+    def sees_all(self, seat: int | None, screen: bool = False) -> bool:
+        """Whether ``seat`` gets the view with nothing hidden: only spectators, never a table
+        screen, only in a cooperative game whose host allowed it."""
+        return (seat is None and not screen and getattr(self.engine, "cooperative", False)
                 and bool(option(self.info.options, "spectators_see_all", False)))
 
     def _source_json(self, version: int) -> dict[str, Any]:
         source, seat = self._sources.get(version, ("player", None))  # type: ignore[arg-type]
         return {"source": source, "by": seat}
 
-    def view_for(self, seat: int | None) -> Any:
-        if self.sees_all(seat):
+    def view_for(self, seat: int | None, screen: bool = False) -> Any:
+        if self.sees_all(seat, screen):
             return view_all(self.engine, self.state)
         return self.engine.view(self.state, seat)
 

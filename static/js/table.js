@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 import { createLife } from "./table-life.js";
+import { createRoom } from "./room.js";
 
 const app = document.getElementById("table-app");
 const tableId = app.dataset.table;
@@ -82,6 +83,8 @@ const ctx = {
 // the table's life around the game: clocks, presence, votes, rematch, chat lines (table-life.js)
 const life = createLife({ tableId, me, seatName, showError, errorText, renderer: () => renderer });
 life.setCtx(ctx);
+// the table screen link, "continue on another device", the compact layout (room.js)
+const room = createRoom({ tableId, me, app });
 
 export function sameAction(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -193,7 +196,9 @@ function renderSeats() {
         el("button", { class: "secondary", onclick: async (e) => {
           try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); }
           catch (error) { $("invite-url").select(); }
-        } }, t("table.copy")))) : null);
+        } }, t("table.copy"))),
+      // the invite as a QR code (drawn by the server), to scan from a phone in the room
+      el("img", { class: "invite-qr", id: "invite-qr", src: `/tables/${tableId}/invite-qr.svg`, alt: t("room.invite_qr"), width: 180, height: 180 })) : null);
 }
 
 function renderBanner() {
@@ -251,6 +256,7 @@ function render() {
   renderChatGate();
   cueTurn();
   life.render(last);
+  room.render(last);
 }
 
 function renderChatGate() {
