@@ -20,7 +20,7 @@ from app.api.matches import match_out
 from app.api.players import create_player, result_of
 from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
-from app.config import ROOT, get_settings
+from app.config import TEMPLATES, get_settings
 from app.errors import AppError
 from app.games import ENGINES
 from app.i18n import LANGUAGES, catalogue, pick_language, translate
@@ -28,7 +28,7 @@ from app.tables.actor import TableActor
 from app.tables.records import finished_row
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+templates = Jinja2Templates(directory=str(TEMPLATES))
 
 
 def _safe_next(target: str | None) -> str:
@@ -190,7 +190,7 @@ async def player_page(player_id: str, request: Request, player: MaybePlayer,
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
 async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTMLResponse:
     engine = ENGINES.get(game_id)
-    if engine is None or not (ROOT / "templates" / "rules" / f"{game_id}.html").exists():
+    if engine is None or not (TEMPLATES / "rules" / f"{game_id}.html").exists():
         raise AppError("not_found", "no such game (or no rules page for it yet)", 404)
     return render(request, f"rules/{game_id}.html", player,
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]
