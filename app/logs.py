@@ -102,10 +102,15 @@ def configure(fmt: str = "text", level: int = logging.INFO) -> None:
 
 
 def log_start(host: str, port: int) -> None:
-    """Where this server listens, keeps its data and its database (password cut)."""
+    """Where this server listens, keeps its data and its database (password cut), and
+    where the operator token is (never the token)."""
     from app.config import get_settings
 
     settings = get_settings()
-    logging.getLogger("ludoteca").info(
-        "starting on %s:%d; data directory %s; database %s", host, port, settings.data_dir,
-        redact(settings.resolved_database_url()))
+    log = logging.getLogger("ludoteca")
+    log.info("starting on %s:%d; data directory %s; database %s", host, port, settings.data_dir,
+             redact(settings.resolved_database_url()))
+    if not settings.operator_token:  # generated now, so the operator can read it at once
+        settings.resolved_operator_token()
+        log.info("operator token (for /metrics): the file %s",
+                 settings.data_dir / "operator_token")
