@@ -70,13 +70,13 @@ def exercise(base: str, operator_token: str | None = None) -> str:
 def leftovers(*places: Path) -> list[str]:
     """Build leftovers directly under each of ``places`` (an image's root, a venv, its
     site-packages): setuptools' build/ and *.egg-info, an editable install's finder or
-    .pth pointing back at sources, the sources themselves. The installed packages'
-    ``.dist-info`` directories are what an install keeps, and are fine."""
+    .pth pointing back at sources. The installed packages' ``.dist-info`` directories are
+    what an install keeps, and are fine."""
     found = []
     for place in places:
         for path in place.iterdir():
             name = path.name
-            bad = (name in ("build", "src", "dist") or name.endswith(".egg-info")
+            bad = (name == "build" or name.endswith(".egg-info")
                    or name.startswith("__editable__")
                    or (name.endswith(".pth") and "ludoteca" in name.lower()))
             if bad:
