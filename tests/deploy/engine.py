@@ -42,7 +42,8 @@ from tests.support.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "docker.io/library/python:3.11-slim-bookworm"
-IMAGE = "localhost/ludoteca:engine-test"
+# one tag per run: two runs at once (two checkouts on one machine) never share an image
+IMAGE = f"localhost/ludoteca:engine-test-{secrets.token_hex(4)}"
 STAND_IN_LABEL = "org.ludoteca.stand-in"
 DEBIAN_MIRROR = "http://deb.debian.org/debian"
 
@@ -144,7 +145,7 @@ class Engine:
                 tar.extractall(into, filter="fully_trusted")
             archive.unlink()
         finally:
-            self("rm", "-f", container, check=False)
+            self.remove(container)
 
     # ---- containers
 
@@ -161,7 +162,9 @@ class Engine:
         return result.stdout + result.stderr
 
     def remove(self, container: str) -> None:
-        self("rm", "-f", "-t", "10", container, check=False, timeout=120)
+        """The container and its anonymous volumes (the image's VOLUME when none was
+        given)."""
+        self("rm", "-f", "-v", "-t", "10", container, check=False, timeout=120)
 
 
 def make_stand_in(engine: Engine) -> None:
@@ -275,18 +278,8 @@ def _serve(engine: Engine, env: dict[str, str], volume: str | None,
     return container, base, table
 
 
-def run_all(postgres_url: str | None, log: Any = print) -> dict[str, Any]:
-    """Everything above; returns the figures. ``postgres_url``: a database the containers
-    reach on 127.0.0.1 (None: the PostgreSQL run is left out)."""
-    name = find_engine()
-    if name is None:
-        raise NoEngine("neither podman nor a docker with a running daemon is here")
-    engine = Engine(name)
-    figures: dict[str, Any] = {"engine": name, "base": engine.ensure_base()}
-    engine.choose_options()
-    figures["options"] = engine.options
-    log(f"{name}: base image {figures['base']}; options {engine.options}")
-    figures["build_seconds"] = round(engine.build(), 1)
+def _check_image(engine: Engine, figures: dict[str, Any], log: Any,
+                 postgres_url: str | None) -> None:
     image, base = engine.inspect(IMAGE), engine.inspect(BASE)
     figures["image_mb"] = round(image["Size"] / 2**20, 1)
     figures["base_mb"] = round(base["Size"] / 2**20, 1)
@@ -326,6 +319,23 @@ def run_all(postgres_url: str | None, log: Any = print) -> dict[str, Any]:
         for container in containers:
             engine.remove(container)
         engine("volume", "rm", "-f", volume, check=False)
+
+
+def run_all(postgres_url: str | None, log: Any = print) -> dict[str, Any]:
+    """Everything above; returns the figures. ``postgres_url``: a database the containers
+    reach on 127.0.0.1 (None: the PostgreSQL run is left out)."""
+    name = find_engine()
+    if name is None:
+        raise NoEngine("neither podman nor a docker with a running daemon is here")
+    engine = Engine(name)
+    figures: dict[str, Any] = {"engine": name, "base": engine.ensure_base()}
+    engine.choose_options()
+    figures["options"] = engine.options
+    log(f"{name}: base image {figures['base']}; options {engine.options}")
+    figures["build_seconds"] = round(engine.build(), 1)
+    try:
+        _check_image(engine, figures, log, postgres_url)
+    finally:
         engine("rmi", "-f", IMAGE, check=False)
     return figures
 
