@@ -1,13 +1,14 @@
 """The Docker image without a Docker engine: hadolint on the Dockerfile, docker-compose.yml
-checked against the image and app/config.py, and the image's own steps followed in a fresh
-virtual environment.
+checked against the image and app/config.py, and the image's own steps followed on this
+machine (tests/deploy/engine.py builds it with a real engine where there is one).
 
-The steps are read from the Dockerfile (ENV, WORKDIR, COPY honouring .dockerignore, RUN,
-USER, CMD, HEALTHCHECK), never copied here, so a Dockerfile change that would break the
-image breaks this test. Container paths are re-rooted under a temporary directory; the
-base image's ``python`` is a fresh venv; the image's user is a throwaway system user (when
-the test runs as root, as in CI) and the server runs as that user, on 127.0.0.1 and a free
-port, until the HEALTHCHECK command passes.
+The steps are read from the Dockerfile (FROM ... AS, ENV, WORKDIR, COPY [--from] honouring
+.dockerignore, RUN, USER, CMD, HEALTHCHECK), never copied here, so a Dockerfile change that
+would break the image breaks this test. Each stage's container paths are re-rooted under a
+directory of its own; the base image's Python is a fresh venv at the stage's /usr/local;
+the build stage is deleted once the image is done; the image's user is a throwaway system
+user (when the test runs as root, as in CI) and the server runs as that user, on 127.0.0.1
+and a free port, until the HEALTHCHECK command passes.
 """
 
 from __future__ import annotations
