@@ -14,7 +14,12 @@ from app.config import ROOT
 def serve(host: str, port: int) -> None:
     import uvicorn
 
+    from app.config import get_settings
+    from app.logs import configure, log_start
     from app.main import create_app
+
+    configure(get_settings().log_format)  # one line per event, text or JSON (app/logs.py)
+    log_start(host, port)
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off
     # (compressing every small state message costs more CPU than the bytes it saves here)
@@ -23,7 +28,7 @@ def serve(host: str, port: int) -> None:
     app = create_app(internal_url=f"http://{reachable}:{port}")
     uvicorn.run(app, host=host, port=port, ws="websockets-sansio",
                 ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
-                proxy_headers=True)
+                log_config=None, proxy_headers=True)
 
 
 def _apt_install(*packages: str) -> None:

@@ -21,11 +21,11 @@ from app.api import life, lobby, matches, metrics, pages, players, replays, room
 from app.api.forward import ForwardMiddleware
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
-from app.config import ROOT, get_settings
+from app.config import STATIC, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError, storage_unavailable
-from app.metrics import LoopMonitor
+from app.metrics import LoopMonitor, MetricsMiddleware, registry_for
 from app.tables.cluster import Cluster
 from app.tables.registry import Registry
 
@@ -82,6 +82,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
         monitor = LoopMonitor()
         app.state.loop_monitor = monitor
+        app.state.prometheus = registry_for(app.state)
         monitor.start()
         loop = asyncio.get_running_loop()
         background = [loop.create_task(_evict_forever(registry)),
@@ -114,6 +115,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     app.add_middleware(SecurityMiddleware)
     # outermost: a request about a table another process owns goes there untouched
     app.add_middleware(ForwardMiddleware)
+    # outside everything: every request and socket this process answers is counted
+    app.add_middleware(MetricsMiddleware)
     redact_access_log()
     generate_openapi = app.openapi
 
@@ -169,7 +172,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it
         app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
 

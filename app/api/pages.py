@@ -18,7 +18,7 @@ from app.api.rendering import error_page, render, script_json, templates
 from app.api.rendering import safe_next as _safe_next
 from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
-from app.config import ROOT, get_settings
+from app.config import TEMPLATES, get_settings
 from app.errors import AppError
 from app.games import ENGINES
 from app.i18n import LANGUAGES, pick_language, translate
@@ -143,7 +143,7 @@ async def player_page(player_id: str, request: Request, player: MaybePlayer,
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
 async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTMLResponse:
     engine = ENGINES.get(game_id)
-    if engine is None or not (ROOT / "templates" / "rules" / f"{game_id}.html").exists():
+    if engine is None or not (TEMPLATES / "rules" / f"{game_id}.html").exists():
         raise AppError("not_found", "no such game (or no rules page for it yet)", 404)
     return render(request, f"rules/{game_id}.html", player,
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]

@@ -13,11 +13,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from app.config import ROOT
+from app.config import TEMPLATES
 from app.games import ENGINES
 from app.i18n import LANGUAGES, catalogue, pick_language, translate
 
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+templates = Jinja2Templates(directory=str(TEMPLATES))
 
 
 def safe_next(target: str | None) -> str:

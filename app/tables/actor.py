@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app import metrics
 from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, forbidden
 from app.games.base import (
@@ -275,7 +276,8 @@ class TableActor(TableLife):
             envelope = await self._queue.get()
             self.last_activity = time.monotonic()
             try:
-                result = await self._handle(envelope.command)
+                with metrics.command(self.info.game, envelope.command):  # counted and timed
+                    result = await self._handle(envelope.command)
             except AppError as exc:
                 if not envelope.reply.done():
                     envelope.reply.set_exception(exc)
