@@ -39,9 +39,9 @@ export function valueText(option, value) {
 
 export const shown = (option, values) => !SHOWN_WHEN[option.name] || SHOWN_WHEN[option.name](values);
 
-// The settings worth telling: the game's own options and the clock always (changed: only
-// those the host changed from the default, and the clock if there is one); the table's
-// other options when changed. Returns [{name, label, value, changed}].
+// The settings worth telling: the game's own options and the clock (with its seconds when
+// it runs) always, the table's other options when changed; with changedOnly, only what the
+// host changed from the default. Returns [{name, label, value, changed}].
 export function settingsItems(options, values, { changedOnly = false } = {}) {
   const items = [];
   for (const option of options) {
@@ -49,7 +49,8 @@ export function settingsItems(options, values, { changedOnly = false } = {}) {
     const value = values[option.name];
     if (OFF_AT_ZERO.has(option.name) && !Number(value)) continue;
     const changed = value !== option.default;
-    const always = !option.platform || option.name === "clock";
+    // the clock's own settings go with it (how long a chess clock runs is the point)
+    const always = !option.platform || option.name === "clock" || option.name in SHOWN_WHEN;
     if (changedOnly ? !changed : !(always || changed)) continue;
     if (option.name === "first_seat" && !changed) continue;
     items.push({ name: option.name, label: optionLabel(option, true), value: valueText(option, value), changed });
