@@ -124,7 +124,7 @@ function tableItem(table, { mine = false, list = null } = {}) {
       el("strong", {}, game), ` · ${taken}/${table.seat_count} · `,
       el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
       list === "join" ? el("span", { class: "badge free" }, t(free === 1 ? "lobby.seats_free_one" : "lobby.seats_free", { n: free })) : null,
-      list === "watch" && table.status === "waiting" ? el("span", { class: "muted" }, t("lobby.full_waiting")) : null,
+      list === "watch" && table.status === "waiting" ? el("span", { class: "muted" }, `${t("lobby.full_waiting")} ·`) : null,
       mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
       mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
       el("span", { class: "muted" }, names)),

@@ -146,6 +146,8 @@ def check_game_over(page, game: str) -> list[str]:
             problems.append("alebrijes: the deck or the trick is still shown at the end")
         if re.search(r"En esta baza|This trick", text):
             problems.append("alebrijes: 'this trick' is still shown at the end")
+    if game == "ikebana" and page.locator("#ik-deck").count():
+        problems.append("ikebana: the deck is still shown at the end")
     if game == "allegra":
         if re.search(r"Reparte |deals", text):
             problems.append("allegra: the dealer is still shown at the end")
@@ -368,6 +370,9 @@ def test_the_lobby_lists_tables_to_join_apart_from_games_to_watch(shared_server,
     assert "/watch/" in (game.locator("a.watch").get_attribute("href") or "")
     for width in WIDTHS:
         assert overflow(page, width) is None, overflow(page, width)
+    page.set_viewport_size(PHONE)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "lobby-390.png"), full_page=True)
     problems = axe_violations(page)
     # Watch: the game as a spectator; Join: seated at once
     game.locator("a.watch").click()

@@ -50,8 +50,9 @@ function statusBar(ctx, message) {
   const view = message.view;
   const parts = [
     el("span", { class: "stat", id: "ik-round" }, t("ikebana.label.round", { round: view.round, total: view.rounds_total })),
-    el("span", { class: "stat", id: "ik-deck" }, view.deck ? t("ikebana.label.deck", { n: view.deck }) : t("ikebana.label.deck_empty")),
   ];
+  // the deck means nothing once the game is over
+  if (view.phase !== "over") parts.push(el("span", { class: "stat", id: "ik-deck" }, view.deck ? t("ikebana.label.deck", { n: view.deck }) : t("ikebana.label.deck_empty")));
   if (view.phase !== "over") parts.push(el("span", { class: "stat" }, t("ikebana.label.starter", { player: name(ctx, view.starter) })));
   if (view.doubled_round && view.phase !== "over") parts.push(el("span", { class: "stat warn" }, t("ikebana.label.doubled_round")));
   return el("section", { class: "card ik-status", "aria-label": t("ikebana.name") }, parts);

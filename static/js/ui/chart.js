@@ -37,7 +37,9 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
         svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#444" }, String(Math.round(v * 10) / 10)));
     }
     for (let i = 0; i < points.length; i += 1) {
-      grid.push(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 11, fill: "#444" }, names0[i]));
+      // a long last label ("Values") ends at the edge instead of running past it
+      const edge = i === points.length - 1 && String(names0[i]).length > 2;
+      grid.push(svg("text", { x: edge ? W - 2 : x(i), y: H - 8, "text-anchor": edge ? "end" : "middle", "font-size": 11, fill: "#444" }, names0[i]));
     }
     const lines = names.map((_, s) => svg("g", {},
       svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p[s])}`).join(" "), fill: "none",
