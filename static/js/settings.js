@@ -15,8 +15,9 @@ export const SHOWN_WHEN = {
 // numbers where 0 means "off": not worth a line in a summary then
 const OFF_AT_ZERO = new Set(["target_score", "turn_seconds"]);
 
-// rarely changed: folded under "more settings" in the create form
-export const FOLDED = new Set(["first_seat", "absent_grace_seconds", "spectator_chat", "spectators_see_all", "bot_delay"]);
+// rarely changed: folded under "more settings" in the create form (who starts stays out:
+// friends often settle that)
+export const FOLDED = new Set(["absent_grace_seconds", "spectator_chat", "spectators_see_all", "bot_delay"]);
 
 export function choiceLabel(option, choice) {
   const key = `option.${option.name}.${choice}`;

@@ -417,11 +417,13 @@ def test_the_create_form_folds_the_rare_settings_and_the_waiting_room_tells_them
     # Hanabi: 13 settings, of which the common ones show; the rare ones are folded
     page.select_option("#game-select", "hanabi")
     shown = visible_fields(page, "#create-table")
-    assert set(shown) == {"multicolor", "fuses", "clue_tokens", "empty_clues", "clock"}, shown
+    assert set(shown) == {"multicolor", "fuses", "clue_tokens", "empty_clues", "first_seat",
+                          "clock"}, shown
     assert page.locator("#more-options").evaluate("(d) => !d.open")
     folded = page.eval_on_selector_all("#options-folded [data-option]",
                                        "(n) => n.map((x) => x.dataset.option)")
-    assert {"first_seat", "absent_grace_seconds", "spectator_chat", "bot_delay"} <= set(folded)
+    assert set(folded) == {"absent_grace_seconds", "spectator_chat", "bot_delay",
+                           "spectators_see_all"}, folded
     page.select_option("select[name=clock]", "turn")
     assert "turn_seconds" in visible_fields(page, "#create-table")
     assert page.locator("input[name=turn_seconds]").input_value() == "60"
