@@ -34,6 +34,19 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
                     invite_url=invite, watch_url=watch)
 
 
+def abandoned(summary: dict[str, Any]) -> bool:
+    """A game in progress that every one of its people has left: each human seat has been
+    disconnected for at least the table's absence grace (the time after which the others
+    could vote it abandoned), or the table has no live owner to say otherwise. The janitor
+    closes such a table later; the lobby does not offer it to watch meanwhile."""
+    if summary["status"] != "playing":
+        return False
+    grace = float(summary.get("options", {}).get("absent_grace_seconds", 120))
+    humans = [s for s in summary["seats"] if s["player"] is not None and not s["player"]["bot"]]
+    return bool(humans) and all(
+        not s["connected"] and (s.get("away_for", grace) or 0) >= grace for s in humans)
+
+
 @router.get("/games")
 async def games() -> list[dict[str, Any]]:
     """Every game this server hosts, with player counts and options (types, defaults, values)."""
@@ -56,8 +69,9 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
 async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
                       game: str | None = None, status: str | None = None) -> list[TableOut]:
-    """Public tables waiting for players or playing (filter with ?game= and ?status=)."""
-    tables = await registry.public_summaries()
+    """Public tables waiting for players or playing (filter with ?game= and ?status=); a
+    game everyone has left (each seat away for the table's absence grace) is not listed."""
+    tables = [t for t in await registry.public_summaries() if not abandoned(t[0])]
     if game:
         tables = [t for t in tables if t[0]["game"] == game]
     if status:

@@ -201,10 +201,18 @@ function renderSeats() {
       el("img", { class: "invite-qr", id: "invite-qr", src: `/tables/${tableId}/invite-qr.svg`, alt: t("room.invite_qr"), width: 180, height: 180 })) : null);
 }
 
+// A game may word the moment itself: renderer.bannerText(message, ctx) -> {text, mine} or
+// null (Allegra's knock window asks a yes/no question against a timer; it is nobody's turn).
+function ownBanner() {
+  return last.table.status === "playing" && renderer && renderer.bannerText ? renderer.bannerText(last, ctx) : null;
+}
+
 function renderBanner() {
   const table = last.table;
+  const own = ownBanner();
   let text = "";
-  if (table.status === "waiting") {
+  if (own) text = own.text;
+  else if (table.status === "waiting") {
     const full = table.seats.every((s) => s.player);
     const isHost = table.host.id === me;
     if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
@@ -217,7 +225,7 @@ function renderBanner() {
     else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
   $("banner").textContent = text;
-  $("banner").classList.toggle("mine", table.status === "playing" && last.waiting_for.includes(last.seat));
+  $("banner").classList.toggle("mine", own ? own.mine : table.status === "playing" && last.waiting_for.includes(last.seat));
 }
 
 function renderLog() {
@@ -270,7 +278,8 @@ function renderChatGate() {
 // hand scrolled into view when the turn begins.
 function cueTurn() {
   const mine = last.table.status === "playing" && last.seat !== null && last.waiting_for.includes(last.seat);
-  document.title = mine ? `● ${t("table.your_turn")} · ${baseTitle}` : baseTitle;
+  const own = ownBanner();
+  document.title = mine ? `● ${own ? own.text : t("table.your_turn")} · ${baseTitle}` : baseTitle;
   const icon = document.querySelector("link[rel=icon]");
   if (icon) icon.href = mine ? "/static/img/turn.svg" : "/static/img/logo.svg";
   if (mine && !wasMyTurn) {
