@@ -4,7 +4,6 @@ the browser's cookies (identity, language)."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
