@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
+from app import bounds
 from app.api.deps import get_registry, identify, token_from, watch_key_ok
 from app.api.forward import original_host
 from app.config import get_settings
@@ -137,9 +138,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await close(POLICY_VIOLATION, "flood")
 
 
+def _parse(raw: str | bytes, limit: int) -> object:
+    """The message, or ``AppError``: also for text nested deeper than any game message,
+    which would take the decoder past the interpreter's recursion limit (a RecursionError
+    used to drop the socket)."""
+    if len(raw) <= limit and bounds.text_too_deep(raw):
+        raise AppError("bad_message", f"message: nested too deeply (at most "
+                       f"{bounds.MAX_DEPTH} levels of arrays and objects)")
+    try:
+        return parse_client_message(raw, limit)
+    except RecursionError:  # a decoder's own limit: the bound above should come first
+        raise AppError("bad_message", "message: nested too deeply") from None
+
+
 async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None:  # noqa: ANN001
     try:
-        msg = parse_client_message(raw, limit)
+        msg = _parse(raw, limit)
         if isinstance(msg, ActionMessage):
             if conn.player_id is None:
                 raise AppError("forbidden", "spectators cannot act", 403)
