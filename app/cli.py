@@ -15,6 +15,7 @@ from app.config import ROOT
 def serve(host: str, port: int) -> None:
     import uvicorn
 
+    from app.idle import FirstRequestTimeout
     from app.main import create_app
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off
@@ -24,7 +25,7 @@ def serve(host: str, port: int) -> None:
     app = create_app(internal_url=f"http://{reachable}:{port}")
     uvicorn.run(app, host=host, port=port, ws="websockets-sansio",
                 ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
-                proxy_headers=True)
+                proxy_headers=True, http=FirstRequestTimeout)
 
 
 def _apt_install(*packages: str) -> None:

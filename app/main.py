@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -135,8 +136,10 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
 
     @app.exception_handler(SQLAlchemyError)
     @app.exception_handler(OSError)
+    @app.exception_handler(RedisError)
     async def storage_error(request: Request, exc: Exception) -> Response:
-        # the database is down or refused a write: a clear, retryable error, never a 500
+        # the database (or, in a cluster, Redis) is down or refused a write: a clear,
+        # retryable error, never a 500
         log.warning("storage unavailable for %s %s: %s", request.method, request.url.path,
                     exc)
         return await app_error(request, storage_unavailable())

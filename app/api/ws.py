@@ -13,6 +13,7 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
 from app import bounds
@@ -61,8 +62,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)
         return
-    except (SQLAlchemyError, OSError):
-        # the database is down: say so; the page's socket reconnects by itself later
+    except (SQLAlchemyError, OSError, RedisError):
+        # the database (or a cluster's Redis) is down: say so; the page's socket reconnects
+        # by itself later
         log.warning("storage unavailable while opening a table socket", exc_info=True)
         await websocket.send_json({"type": "error", "version": 0,
                                    **storage_unavailable().to_json()})
