@@ -13,14 +13,12 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from redis.exceptions import RedisError
-from sqlalchemy.exc import SQLAlchemyError
 
 from app import bounds
 from app.api.deps import get_registry, identify, token_from, watch_key_ok
 from app.api.forward import original_host
 from app.config import get_settings
-from app.errors import AppError, storage_unavailable
+from app.errors import STORAGE_DOWN, AppError, storage_unavailable
 from app.tables import limits
 from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
 from app.tables.connections import Connection
@@ -62,7 +60,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)
         return
-    except (SQLAlchemyError, OSError, RedisError):
+    except STORAGE_DOWN:
         # the database (or a cluster's Redis) is down: say so; the page's socket reconnects
         # by itself later
         log.warning("storage unavailable while opening a table socket", exc_info=True)
