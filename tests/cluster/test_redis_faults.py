@@ -152,6 +152,8 @@ async def test_an_owner_cut_off_from_redis_stops_before_another_takes_its_tables
         assert given_up and given_up[0][0] == table_id
         assert given_up[0][1] == c1.node_id, "the lease had already run out"
         assert given_up[0][2] > 0  # milliseconds of lease left when it stopped
+        print(f"\n{fault}: gave the table up with {given_up[0][2]} ms of a "
+              f"{LEASE * 1000:.0f} ms lease left")
         await asyncio.wait_for(writer, 5)
         assert socket.closed == (1012, "table_moving")  # the client reconnects elsewhere
         with pytest.raises(AppError) as moved:
