@@ -54,7 +54,8 @@ SOURCES = ("player", "bot", "timeout", "window", "resign", "vote", "empty")
 ACTION_BOUNDS = (bounds.MAX_DEPTH - 1, 16 * 1024)
 PARAMS_BOUNDS = (4, 2048)
 OPTIONS_BOUNDS = (4, 8192)
-OUTCOME_BOUNDS = (8, 256 * 1024)
+# an outcome nests up to 10 levels (Ikebana's rounds); it must equal the replay's anyway
+OUTCOME_BOUNDS = (bounds.MAX_DEPTH, 256 * 1024)
 # no match was played before this, nor in the future (a little slack for the clocks of the
 # exporting and the importing server)
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
