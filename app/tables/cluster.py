@@ -131,8 +131,10 @@ class Cluster:
     async def _keep_alive(self) -> None:
         period = min(1.0, self.lease_seconds / 3)
         while True:
-            # wake at the deadline too, should a renewal fail in between
-            await asyncio.sleep(max(0.01, min(period, self._deadline() - self._clock())))
+            wait = period
+            if self.owned:  # wake at the tables' deadline too, should a renewal fail
+                wait = max(0.01, min(period, self._deadline() - self._clock()))
+            await asyncio.sleep(wait)
             await self.tick()
 
     def _deadline(self, table_id: str | None = None) -> float:
@@ -156,8 +158,10 @@ class Cluster:
             await self._give_up(stale, "leases not renewed in time")
         started = self._clock()
         # a renewal gets only the time left before the deadline: one that hangs (Redis
-        # paused) must not keep this process acting past it
-        budget = self._deadline() - started
+        # paused) must not keep this process acting past it (with no table to lose, the
+        # usual time, so a process back from an outage is not held to an expired one)
+        budget = (self._deadline() - started if self.owned
+                  else self.lease_seconds * FRESH)
         try:
             lost = await asyncio.wait_for(self._renew_all(), timeout=max(0.05, budget))
         except (RedisError, TimeoutError):
