@@ -19,25 +19,38 @@ from typing import Any
 # [[1, 2], ...]}} is 4; this leaves room for any game while staying far below every limit
 MAX_DEPTH = 32
 
-# a JSON string (skipped whole: brackets inside strings do not nest) or a bracket
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+# the only characters that matter for nesting: brackets, and what starts, ends or escapes
+# inside a string (brackets inside strings do not nest)
+_SPECIAL = re.compile(r'[\\"\[\]{}]')
 
 
 def text_too_deep(raw: str | bytes, limit: int = MAX_DEPTH) -> bool:
     """Whether the JSON text ``raw`` opens more than ``limit`` arrays or objects inside each
-    other (read as text, before any decoder sees it). Malformed text is measured as far as
-    it goes; the decoder reports what is wrong with it."""
+    other (read as text, before any decoder sees it), in one pass over it whatever it holds.
+    Malformed text is measured as far as it goes; the decoder reports what is wrong."""
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     if text.count("[") + text.count("{") <= limit:
         return False  # cannot nest deeper than the brackets it has
     depth = 0
-    for match in _TOKENS.finditer(text):
-        token = match.group()
-        if token in "[{":
+    in_string = False
+    escaped = -1  # the index of a character a backslash escapes
+    for match in _SPECIAL.finditer(text):
+        at = match.start()
+        if at == escaped:
+            continue
+        char = match.group()
+        if in_string:
+            if char == "\\":
+                escaped = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
             depth += 1
             if depth > limit:
                 return True
-        elif token in "]}":
+        elif char in "]}":
             depth -= 1
     return False
 

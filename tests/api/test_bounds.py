@@ -37,3 +37,21 @@ def test_check_names_the_problem() -> None:
     assert "nested too deeply" in (bounds.check([[[1]]], "x", 2, 100) or "")
     assert "too large" in (bounds.check("y" * 200, "x", 2, 100) or "")
     assert "not plain JSON" in (bounds.check({"n": float("nan")}, "x", 2, 100) or "")
+
+
+def test_escapes_inside_strings() -> None:
+    # an escaped quote does not end the string; an escaped backslash does not escape it
+    assert not bounds.text_too_deep(json.dumps({"a": 'x\\"[[[[' * 20}), limit=2)
+    assert not bounds.text_too_deep(json.dumps({"a": "x\\\\", "b": "[[[[" * 20}), limit=2)
+    assert bounds.text_too_deep('{"a": "x\\\\", "b": [[[[1]]]]}', limit=4)
+
+
+@pytest.mark.parametrize("raw", [
+    '"\\' * 5400 + "[" * 40,  # a string never closed, made of escapes
+    '"' + '\\"' * 5400 + "[" * 40,
+    "[" * 40 + '"a' * 8000,
+])
+def test_hostile_text_is_measured_in_one_pass(raw: str) -> None:
+    """Strings that are never closed (read in one pass: a pattern that retried from every
+    quote took a second per 10 KB message); the brackets inside them do not count."""
+    assert bounds.text_too_deep(raw) == raw.startswith("[")
