@@ -61,6 +61,8 @@ class Settings(BaseSettings):
     # e.g. https://games.example.org; invite links use the request's host when empty
     public_url: str = ""
     max_message_bytes: int = 16 * 1024
+    # a connection that has not sent a whole first request by then is closed (app/idle.py)
+    first_request_seconds: float = 30.0
     outbound_queue: int = 64
     default_language: str = "es"
     # Secure cookies always; without it they are Secure when the request came over https

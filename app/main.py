@@ -13,7 +13,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -24,7 +23,7 @@ from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import STATIC, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
-from app.errors import AppError, storage_unavailable
+from app.errors import STORAGE_DOWN, AppError, storage_unavailable
 from app.metrics import LoopMonitor, MetricsMiddleware, registry_for
 from app.tables.cluster import Cluster
 from app.tables.registry import Registry
@@ -136,13 +135,15 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
                                     headers=headers)
         return JSONResponse(exc.to_json(), status_code=exc.status, headers=headers)
 
-    @app.exception_handler(SQLAlchemyError)
-    @app.exception_handler(OSError)
     async def storage_error(request: Request, exc: Exception) -> Response:
-        # the database is down or refused a write: a clear, retryable error, never a 500
+        # the database (or, in a cluster, Redis) is down or refused a write: a clear,
+        # retryable error, never a 500
         log.warning("storage unavailable for %s %s: %s", request.method, request.url.path,
                     exc)
         return await app_error(request, storage_unavailable())
+
+    for kind in STORAGE_DOWN:
+        app.add_exception_handler(kind, storage_error)  # type: ignore[arg-type]
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> Response:

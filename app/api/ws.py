@@ -14,12 +14,12 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy.exc import SQLAlchemyError
 
+from app import bounds
 from app.api.deps import get_registry, identify, token_from, watch_key_ok
 from app.api.forward import original_host
 from app.config import get_settings
-from app.errors import AppError, storage_unavailable
+from app.errors import STORAGE_DOWN, AppError, storage_unavailable
 from app.tables import limits
 from app.tables.actor import Act, Chat, Connect, Disconnect, Ephemeral, Sync
 from app.tables.connections import Connection
@@ -61,8 +61,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)
         return
-    except (SQLAlchemyError, OSError):
-        # the database is down: say so; the page's socket reconnects by itself later
+    except STORAGE_DOWN:
+        # the database (or a cluster's Redis) is down: say so; the page's socket reconnects
+        # by itself later
         log.warning("storage unavailable while opening a table socket", exc_info=True)
         await websocket.send_json({"type": "error", "version": 0,
                                    **storage_unavailable().to_json()})
@@ -144,9 +145,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await close(POLICY_VIOLATION, "flood")
 
 
+def _parse(raw: str | bytes, limit: int) -> object:
+    """The message, or ``AppError``: also for text nested deeper than any game message,
+    which would take the decoder past the interpreter's recursion limit (a RecursionError
+    used to drop the socket)."""
+    if len(raw) <= limit and bounds.text_too_deep(raw):
+        raise AppError("bad_message", f"message: nested too deeply (at most "
+                       f"{bounds.MAX_DEPTH} levels of arrays and objects)")
+    try:
+        return parse_client_message(raw, limit)
+    except RecursionError:  # a decoder's own limit: the bound above should come first
+        raise AppError("bad_message", "message: nested too deeply") from None
+
+
 async def _handle(actor, conn: Connection, raw: str | bytes, limit: int) -> None:  # noqa: ANN001
     try:
-        msg = parse_client_message(raw, limit)
+        msg = _parse(raw, limit)
         if isinstance(msg, ActionMessage):
             if conn.player_id is None:
                 raise AppError("forbidden", "spectators cannot act", 403)

@@ -76,6 +76,8 @@ class Registry:
         if self.cluster is not None:
             actor.on_change = self._publish
             actor.on_stale = self._stale
+            # every write of the table passes the lease fence first (app/tables/cluster.py)
+            actor.repo = self.cluster.fence(self.repo, actor.info.id)  # type: ignore[assignment]
             self._publish(actor)
         actor.start()
         return actor

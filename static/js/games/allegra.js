@@ -179,6 +179,10 @@ function piles(ctx, message) {
   if (view.knock && view.knock.held !== null) {
     parts.push(el("figure", { class: "al-pile" }, face(ctx, view.knock.held, t("allegra.held", { player: who(ctx, view.knock.accepted), value: view.knock.held }), "big"),
       el("figcaption", {}, t("allegra.held_caption", { player: who(ctx, view.knock.accepted) }))));
+  } else if (view.knock && view.knock.holding) {
+    // the knocker's card in hand: only the knocker knows it until it lies face up
+    parts.push(el("figure", { class: "al-pile" }, back(ctx, t("allegra.held_hidden", { player: who(ctx, view.knock.accepted) }), "big"),
+      el("figcaption", {}, t("allegra.held_caption", { player: who(ctx, view.knock.accepted) }))));
   }
   const buttons = [];
   if (draw) buttons.push(el("button", { dataset: { action: "draw", focusKey: "draw" }, onclick: () => ctx.send(draw) }, t("allegra.action.draw")));
@@ -392,7 +396,9 @@ function eventLines(ctx, event) {
     case "declined": return [t("allegra.log.declined", { player: p(event.seat) })];
     case "kept": return [t("allegra.log.kept", { player: p(event.seat), value: event.value, replaced: event.replaced })];
     case "flipped": return [t("allegra.log.flipped", { player: p(event.seat), discarded: event.discarded, value: event.value })];
-    case "knock_placed": return [t("allegra.log.knock_placed", { player: p(event.seat), value: event.value, taken: event.taken })];
+    case "knock_placed": return [event.taken === undefined
+      ? t("allegra.log.knock_placed_hidden", { player: p(event.seat), value: event.value })
+      : t("allegra.log.knock_placed", { player: p(event.seat), value: event.value, taken: event.taken })];
     case "exchanged": return [t("allegra.log.exchanged", { player: p(event.seat), knocker: p(event.knocker), value: event.value, discarded: event.discarded, placed: event.placed })];
     case "knock_no_exchange": return [t("allegra.log.knock_no_exchange", { player: p(event.seat), value: event.value })];
     case "cleared": return [t("allegra.log.cleared", { player: p(event.seat), value: event.value })];
