@@ -303,32 +303,42 @@ class Game:
         self.builds += 1
 
     def try_arrows(self, seat: int, page: Any) -> None:
-        """Arrow keys move the chosen block 1 unit, with Shift 10; a floating block is marked
-        where it floats; Enter settles it back against the build."""
+        """Arrow keys move the chosen block 1 unit, with Shift 10 (upwards: the chosen block
+        is the last placed, with nothing on it); a floating block is marked where it floats;
+        Enter settles it back against the build."""
         tab_to(page, "#my-hand .bg-board.mine")
         before = placements(page, seat)
-        pressed(page, "ArrowRight")
+        pressed(page, "ArrowUp")
         after = placements(page, seat)
         (moved,) = [b for b in after if after[b] != before[b]]
-        assert after[moved][0] == pytest.approx(before[moved][0] + 1)
+        x, y, angle, flip = before[moved]
+        assert after[moved] == pytest.approx((x, y + 1, angle, flip))
         pressed(page, "Shift+ArrowUp")
-        lifted = placements(page, seat)[moved]
-        assert lifted[1] == pytest.approx(before[moved][1] + 10)
+        assert placements(page, seat)[moved] == pytest.approx((x, y + 11, angle, flip))
         note = page.locator(f"#bg-board-{seat} .bg-note[data-note='{moved}']")
         assert note.count() == 1 and note.text_content() == "floats"
         self.shot(page, "builder-floating")
         pressed(page, "Shift+ArrowDown")
-        pressed(page, "ArrowLeft")
+        pressed(page, "ArrowDown")
         assert placements(page, seat)[moved] == pytest.approx(before[moved])
         pressed(page, "Shift+ArrowUp")
         pressed(page, "Enter")  # settles against the build
         assert page.locator(f"#bg-board-{seat} .bg-note").count() == 0
+        # R turns it 15 degrees (and settles it), Shift+R back; Space chooses another block
+        pressed(page, "r")
+        assert placements(page, seat)[moved][2] == 345
+        pressed(page, "Shift+R")
+        assert placements(page, seat)[moved][2] == 0
+        page.keyboard.press(" ")
+        chosen = page.locator(f"#bg-board-{seat} .bg-block.selected").get_attribute("data-block")
+        assert int(chosen) != moved
+        assert page.evaluate("document.activeElement.dataset.focusKey") == "board"
         self.arrows_tried = True
 
     def guess(self, seat: int, page: Any) -> None:
         board_id = page.locator("#my-hand .bg-guess-board").get_attribute("id")
         builder = int(board_id.rsplit("-", 1)[1])
-        stage = int(re.search(r"Stage (\d)", page.locator(".bg-round").inner_text())[1])
+        stage = int(re.search(r"(?:Stage|Fase) (\d)", page.locator(".bg-round").inner_text())[1])
         where = f"{self.kind} seat {seat} guess {self.guesses}"
         check_guess(page, builder, self.viewport, where)
         no_sideways_scroll(page, self.viewport, where)

@@ -54,9 +54,16 @@ def card_checks(card: int) -> Any:
         if card == 10:  # the other hand: the arrows are mirrored
             chosen = page.locator(f"#bg-board-{seat} .bg-block.selected")
             block = int(chosen.get_attribute("data-block"))
-            tapped(page, page.locator("#my-hand [data-focus-key=nudge-right]"), touch=True)
-            assert placements(page, seat)[block][0] == pytest.approx(own[block][0] - 5)
-            tapped(page, page.locator("#my-hand [data-focus-key=nudge-left]"), touch=True)
+            rest = tuple((b, *own[b]) for b in own if b != block)
+            x, y, angle, flip = own[block]
+            # the side with room: "→" takes it 5 units left, "←" 5 units right
+            if bld.fits(rest, (block, round(x - 5, 2), y, angle, flip)) is None:
+                there, back, dx = "nudge-right", "nudge-left", -5
+            else:
+                there, back, dx = "nudge-left", "nudge-right", 5
+            tapped(page, page.locator(f"#my-hand [data-focus-key={there}]"), touch=True)
+            assert placements(page, seat)[block][0] == pytest.approx(x + dx)
+            tapped(page, page.locator(f"#my-hand [data-focus-key={back}]"), touch=True)
             assert placements(page, seat)[block] == pytest.approx(own[block])
 
     return check

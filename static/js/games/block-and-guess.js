@@ -152,13 +152,20 @@ function finalSection(ctx, message) {
 
 // ------------------------------------------------------------------------ entry points
 
-// After a tray block is placed its button is gone: the keyboard goes on to the next block,
-// then to Submit, then to the board (where the arrow keys move the block just placed).
-function keepKeyboardFlow(previousKey) {
-  if (!previousKey || !previousKey.startsWith("tray-")) return;
-  if (document.querySelector(`[data-focus-key="${CSS.escape(previousKey)}"]`)) return;
-  const next = document.querySelector("#my-hand .bg-tray-block")
-    || document.querySelector("#my-hand .bg-submit:not([disabled])") || document.querySelector("#my-hand .bg-board.mine");
+// The focus stays on the control it was on (the page redraws itself too: zoom, selection,
+// which build to guess). After a tray block is placed its button is gone: the keyboard goes
+// on to the next block, then to Submit, then to the board (where the arrow keys move the
+// block just placed).
+function keepKeyboardFlow(root, previousKey) {
+  if (!previousKey) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(previousKey)}"]`);
+  if (again) {
+    if (again !== document.activeElement) again.focus({ preventScroll: true });
+    return;
+  }
+  if (!previousKey.startsWith("tray-")) return;
+  const next = root.querySelector("#my-hand .bg-tray-block")
+    || root.querySelector("#my-hand .bg-submit:not([disabled])") || root.querySelector("#my-hand .bg-board.mine");
   if (next) next.focus({ preventScroll: true });
 }
 
@@ -174,7 +181,7 @@ export function render(root, message, ctx) {
   // way to the board: the server's answer to the drop has not arrived yet)
   if (ui.selected !== null && !(building && mine.held.includes(ui.selected))) ui.selected = null;
   const active = document.activeElement;
-  const previousKey = active && active.dataset ? active.dataset.focusKey : undefined;
+  const previousKey = active && root.contains(active) && active.dataset ? active.dataset.focusKey : undefined;
   const guessing = toGuess(view, me).length > 0;
   // what you must do now comes first: your pick, your workbench, your guess or your answer
   root.replaceChildren(...[
@@ -192,20 +199,21 @@ export function render(root, message, ctx) {
     resultsSection(ctx, view),
     ctx.el("p", { class: "muted bg-no-bots" }, ctx.t(`${P}.label.no_bots`)),
   ].filter(Boolean));
-  keepKeyboardFlow(previousKey);
+  keepKeyboardFlow(root, previousKey);
   redrawDrag(message);
   // a new phase of your own (building, guessing): its box is brought into view; while it
   // is in view it stays whole there as it grows (not when you have scrolled away from it)
   const phaseKey = `${view.round}-${view.stage}-${view.phase}-${building}-${guessing}`;
+  const mineKey = mine ? JSON.stringify([mine.placed, mine.reasons]) : "";
   const dock = document.getElementById("my-hand");
   if (dock && (building || guessing)) {
     const box = dock.getBoundingClientRect();
     const partly = box.top >= 0 && box.top < window.innerHeight && box.bottom > window.innerHeight;
-    if ((phaseKey !== ui.phaseKey || partly) && dock.scrollIntoView) dock.scrollIntoView({ block: "nearest" });
+    const grew = partly && mineKey !== ui.mineKey; // after a move of yours, not someone else's
+    if ((phaseKey !== ui.phaseKey || grew) && dock.scrollIntoView) dock.scrollIntoView({ block: "nearest" });
   }
   ui.phaseKey = phaseKey;
-  const board = document.querySelector(".bg-board.mine");
-  if (board) ui.boardPx = board.getBoundingClientRect().width;
+  ui.mineKey = mineKey;
 }
 
 // A builder's block being dragged, relayed by the table (not stored).

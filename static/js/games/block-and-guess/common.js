@@ -7,7 +7,7 @@ export const P = "block-and-guess";
 // the build being guessed (3 players: one guesser answers two builds, one at a time)
 export const ui = {
   table: null, root: null, ctx: null, last: null, selected: null, drag: null,
-  lastSent: 0, dragged: false, zoom: null, boardPx: 0, guessing: null, phaseKey: "",
+  lastSent: 0, dragged: false, zoom: null, guessing: null, phaseKey: "", mineKey: "",
 };
 
 export const lang = () => (window.LANG === "en" ? "en" : "es");

@@ -2,9 +2,10 @@
 // block snaps to: spots found with the same geometry as the server's check (geometry.js), so
 // a spot chosen here is one the server accepts and one that keeps the build on its way to
 // valid (it stands, it touches the build, it obeys the round's construction card). Pure: no DOM.
-import { bounds, drop, fits, footprint, placed, reasons, slideGap } from "./geometry.js";
+import { bounds, distance, drop, fits, footprint, placed, reasons, slideGap } from "./geometry.js";
 
 const STEP = 2; // board units between the columns a block is dropped down
+const GAP = 6; // board units: a gap between blocks that must not touch, visible on a phone
 const round2 = (v) => Math.round(v * 100) / 100;
 
 // What is wrong with a build, as "code:block" strings (the unplaced blocks aside: a build
@@ -58,8 +59,9 @@ export function nearestSpot(world, { build, block, angle, flip, card, target, on
   let best = null;
   for (const [a, f] of [[angle, flip], ...turns]) {
     const found = spotFor(world, { build, block, angle: a, flip: f, card, target, onlyLeft, lean, after, turns });
-    if (found && (best === null || found.problems < best.problems)) best = found;
-    if (best && best.problems === 0) break;
+    // turned only to fix a problem (or to leave room), not just for a wider gap
+    if (found && (best === null || found.problems < best.problems - 0.2)) best = found;
+    if (best && best.problems < 0.5) break;
   }
   return best ? best.placement : null;
 }
@@ -84,16 +86,23 @@ function spotFor(world, { build, block, angle, flip, card, target, onlyLeft, lea
     const next = [...others, p];
     return after.every((r) => {
       const found = spotFor(world, { build: next, block: r, angle: 0, flip: false, card, target, onlyLeft: false, lean });
-      const turned = found && found.problems === 0 ? found
-        : turns.map(([a, f]) => spotFor(world, { build: next, block: r, angle: a, flip: f, card, target, onlyLeft: false, lean }))
-          .find((t) => t && t.problems === 0);
-      return !!(turned && turned.problems === 0);
+      const clean = (t) => t && t.problems < 0.5;
+      return clean(found) || turns.some(([a, f]) => clean(spotFor(world, { build: next, block: r, angle: a, flip: f, card, target, onlyLeft: false, lean })));
     });
+  };
+  // a block that must not touch (cards 2 and 5) is left a gap the eye can see
+  const apart = card === 2 || card === 5;
+  const crowded = (p) => {
+    if (!apart) return false;
+    const parts = placed(world, p);
+    return otherParts.some((o) => { const d = distance(parts, o); return d > world.touch && d < GAP; });
   };
   let best = null;
   for (const p of spots) {
     let count = problems(world, held, [...others, p], card, memo).size;
-    // a spot that buries what a tray block needs counts as half a problem
+    if (count === 0 && crowded(p)) count = 0.25;
+    // a spot that buries what a tray block needs counts as half a problem (a crowded one, a
+    // quarter)
     if (count === 0 && !leavesRoom(p)) count = 0.5;
     if (best === null || count < best.problems || (count === best.problems && outside(p) < outside(best.placement))) {
       best = { placement: p, problems: count };
