@@ -129,9 +129,12 @@ export function bench(ctx, message) {
   if (ui.selected === null && mine.placed.length) ui.selected = mine.placed[mine.placed.length - 1].block;
   const selected = mine.placed.find((p) => p.block === ui.selected) || null;
   const tray = trayOrder(view, mine);
+  // the notes at the blocks: what is wrong now (while blocks wait in the tray, a block that
+  // touches nothing yet is not wrong: the next ones will touch it)
+  const later = new Set(tray.length ? ["unplaced", "not_touching", "card8_colours"] : ["unplaced"]);
   const problems = new Map();
   for (const r of mine.reasons) {
-    for (const b of r.blocks) if (r.code !== "unplaced") problems.set(b, [...(problems.get(b) || []), t(`${P}.reason_short.${r.code}`)]);
+    for (const b of r.blocks) if (!later.has(r.code)) problems.set(b, [...(problems.get(b) || []), t(`${P}.reason_short.${r.code}`)]);
   }
   // eyes closed (card 11): the frame does not follow the build either
   const box = frame(view, mode === "hidden" ? { ...mine, placed: [] } : mine,
@@ -162,11 +165,10 @@ export function bench(ctx, message) {
     tool("nudge-down", "↓", () => nudge(ctx, message, 0, -NUDGE), { aria: t(`${P}.action.nudge_down`) }),
     tool("nudge-right", "→", () => nudge(ctx, message, m * NUDGE, 0), { aria: t(`${P}.action.nudge_right`) }),
   ];
-  // what is wrong once every block is out of the tray (meanwhile the notes at the blocks
-  // say it, and the tray shows what is left; with the board hidden, always in words)
-  const wrong = mine.reasons.filter((r) => r.code !== "unplaced");
+  // what is wrong now, in words too (the tray shows what is left to place)
+  const wrong = mine.reasons.filter((r) => !later.has(r.code));
   const status = mine.valid ? el("p", { class: "bg-valid" }, `✓ ${t(`${P}.label.valid`)}`)
-    : !wrong.length || (tray.length && mode !== "hidden") ? null : el("ul", { class: "bg-reasons" }, wrong.map((r) => el("li", {}, t(`${P}.reason.${r.code}`),
+    : !wrong.length ? null : el("ul", { class: "bg-reasons", "aria-label": t(`${P}.label.invalid`) }, wrong.map((r) => el("li", {}, t(`${P}.reason.${r.code}`),
       r.blocks.length ? el("span", { class: "muted" }, ` (${r.blocks.map((b) => blockName(ctx, view.block_types[b])).join(", ")})`) : null)));
   const card = view.construction;
   const dock = handDock(ctx, { label: t(`${P}.label.your_board`) },

@@ -83,7 +83,7 @@ export function boardSvg(ctx, view, build, options = {}) {
       role: "img", "aria-label": blockName(ctx, types[p.block]) + (problems.has(p.block) ? `: ${problems.get(p.block).join(", ")}` : "") }, options.mine)),
     options.mode === "half" ? svg("rect", { x: w / 2, y: 0, width: w / 2, height: h, class: "bg-veil" }) : null);
   const ground = svg("rect", { x: 0, y: h, width: w, height: GROUND, class: "bg-ground" });
-  const text = Math.max(9, box.w / 40); // board units: readable at every zoom
+  const text = Math.max(9, box.w / 32); // board units: readable at every zoom
   const groundLabel = svg("text", { x: box.x + 6, y: h + GROUND - 3, class: "bg-ground-text", "font-size": Math.min(GROUND - 3, text) }, ctx.t("block-and-guess.label.ground"));
   const front = build.front ? svg("text", {
     x: build.front === "left" ? box.x + 8 : box.x + box.w - 8, y: box.y + text * 1.6, "font-size": text * 1.3,

@@ -2,9 +2,17 @@
 // beside the answers on a laptop and above them on a phone, both in one screen. The answers
 // are compact (two columns on a phone). A guesser with two builds to answer (3 players)
 // answers one at a time and can switch between them.
+import { svg } from "../../svg.js";
 import { handDock } from "../../ui/dock.js";
 import { boardSvg, frame } from "./board.js";
 import { P, button, named, objectLabel, toGuess, ui, who } from "./common.js";
+
+// "propose to my team": a speech bubble drawn here (an emoji may be missing from the font)
+function bubble() {
+  return svg("svg", { class: "bg-bubble", width: 22, height: 22, viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: "M3 3h14a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H9l-4 4v-4H3a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z", fill: "currentColor" }),
+    svg("path", { d: "M5 7h10M5 10h7", stroke: "#fff", "stroke-width": 1.6, "stroke-linecap": "round" }));
+}
 
 export function guessBox(ctx, message) {
   const { el, t } = ctx;
@@ -27,7 +35,7 @@ export function guessBox(ctx, message) {
         [el("span", { class: "bg-n" }, String(n)), " ", name],
         { class: "bg-guess", "aria-label": t(`${P}.action.guess`, { object: `${n}. ${name}` }) }),
       several ? button(ctx, { type: "propose", build: build.builder, object: n }, `propose-${build.builder}-${n}`,
-        "💬", { class: "secondary bg-propose", "aria-label": `${t(`${P}.action.propose`)}: ${n}. ${name}`, title: t(`${P}.action.propose`) }) : null));
+        bubble(), { class: "secondary bg-propose", "aria-label": `${t(`${P}.action.propose`)}: ${n}. ${name}`, title: t(`${P}.action.propose`) }) : null));
   }
   const proposals = build.proposals ? Object.entries(build.proposals) : [];
   const switcher = pending.length > 1 ? el("div", { class: "row bg-switch", role: "group", "aria-label": t(`${P}.label.builds_to_guess`) },
@@ -43,8 +51,9 @@ export function guessBox(ctx, message) {
         build.wrong.length ? el("p", { class: "bg-wrong muted" }, t(`${P}.label.wrong_before`, { objects: build.wrong.map((n) => objectLabel(view, n)).join(", ") })) : null),
       el("div", { class: "bg-choices" },
         several ? el("p", { class: "muted bg-agree" }, t(`${P}.label.agreement`)) : null,
-        proposals.length ? el("ul", { class: "bg-proposals" }, proposals.map(([seat, n]) =>
-          el("li", {}, t(`${P}.label.proposal`, { player: who(ctx, Number(seat)), object: objectLabel(view, n) })))) : null,
+        proposals.length ? el("div", { class: "bg-proposals" }, el("strong", {}, t(`${P}.label.proposals`)),
+          el("ul", {}, proposals.map(([seat, n]) =>
+            el("li", {}, t(`${P}.label.proposal`, { player: who(ctx, Number(seat)), object: objectLabel(view, n) }))))) : null,
         el("ol", { class: "bg-guess-list" }, choices),
         ctx.isLegal({ type: "ask_front", build: build.builder })
           ? button(ctx, { type: "ask_front", build: build.builder }, `ask-${build.builder}`, t(`${P}.action.ask_front`), { class: "secondary bg-ask" })
