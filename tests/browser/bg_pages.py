@@ -173,6 +173,27 @@ def check_bench(page: Any, viewport: dict[str, int], where: str) -> None:
     for tool in page.locator("#my-hand .bg-tool").all():
         box = tool.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, f"{where}: a small button {box}"
+    if viewport["width"] < 500:
+        # a finger 12 px above the highest block still catches it (its grab area is wider
+        # than what is drawn), and no block is thinner than 20 px
+        caught = page.evaluate("""() => {
+          const blocks = [...document.querySelectorAll(
+            '#my-hand .bg-board.mine .bg-world > [data-block]')];
+          if (!blocks.length) return null;
+          const boxes = blocks.map((b) => b.getBoundingClientRect());
+          const top = boxes.reduce((a, b) => (b.top < a.top ? b : a));
+          const mine = blocks[boxes.indexOf(top)];
+          let caught = false;  // somewhere along its top (its highest point may be a corner)
+          for (let x = top.left; x <= top.right; x += 3) {
+            const hit = document.elementFromPoint(x, top.top - 12);
+            caught ||= !!hit && hit.closest('[data-block]') === mine;
+          }
+          const sizes = boxes.map((b) => Math.max(b.width, b.height));
+          return { caught, thinnest: Math.min(...sizes) };
+        }""")
+        if caught is not None:
+            assert caught["caught"], f"{where}: a block too small to grab"
+            assert caught["thinnest"] >= 20, f"{where}: a tiny block ({caught})"
 
 
 def check_guess(page: Any, builder: int, viewport: dict[str, int], where: str) -> None:

@@ -11,7 +11,7 @@ export const FILL = { natural: "#d8b184", red: "#d64545", blue: "#3d6fd6", yello
 const SYMBOL = { natural: "bar", red: "red", blue: "blue", yellow: "yellow", green: "green" };
 const GROUND = 14; // board units shown under the ground line
 const MARGIN = 24; // board units kept around a build in a fitted frame
-const HIT = 14; // board units of extra grab area around the builder's blocks
+const HIT = 16; // screen pixels of extra grab area around the builder's blocks, at any zoom
 
 export function blockName(ctx, type) {
   return ctx.t("block-and-guess.block.named", {
