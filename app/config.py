@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     internal_url: str = ""
     lease_seconds: float = 10.0  # a table's owner must renew its lease within this
 
+    # tests only (tests/support/server.py turns it on): a new table takes the seed given in
+    # the X-Ludoteca-Test-Seed header, so a test can pin a deal. Off, the header is ignored.
+    test_seeds: bool = False
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             url = self.database_url

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -9,6 +10,8 @@ from fastapi import APIRouter, Request, Response
 from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, absolute, watch_key
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
+from app.config import Settings, get_settings
+from app.errors import AppError
 from app.games import ENGINES
 from app.tables.actor import AddBot, Delete, Join, Leave, RemoveBot, Start, TableActor
 
@@ -60,10 +63,26 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
     """Create a table; the caller is its host and sits in seat 0. One player hosts at most
     ``LUDOTECA_MAX_HOSTED_TABLES`` waiting or playing tables (409 ``too_many_tables``) and
     creates at most ``LUDOTECA_TABLES_PER_MINUTE`` a minute (429 ``rate_limited``)."""
+    seed = requested_seed(request.headers, get_settings())
     async with get_limits(request).new_table(request, registry, player.id):
         actor = await registry.create(player.id, player.name, body.game, body.seats,
-                                      body.options, body.private)
+                                      body.options, body.private, seed=seed)
     return table_out(request, actor, player.id)
+
+
+TEST_SEED_HEADER = "X-Ludoteca-Test-Seed"
+
+
+def requested_seed(headers: Mapping[str, str], settings: Settings) -> int | None:
+    """The seed a test asks for (``LUDOTECA_TEST_SEEDS`` on, tests only); None otherwise:
+    with the setting off the header is ignored, so no one outside a test can pin a deal."""
+    if not settings.test_seeds or TEST_SEED_HEADER not in headers:
+        return None
+    text = headers[TEST_SEED_HEADER]
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
+        raise AppError("bad_seed", f"{TEST_SEED_HEADER} must be an integer from 0 to 2**63-1",
+                       422)
+    return int(text)
 
 
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
