@@ -1,4 +1,5 @@
-"""Commands: ``serve`` (migrate and run the server) and ``test`` (prepare and run pytest)."""
+"""Commands: ``serve`` (migrate and run the server), ``test`` (prepare and run pytest),
+``backup PATH`` and ``restore PATH`` (``app/backup.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from app.config import ROOT
 def serve(host: str, port: int) -> None:
     import uvicorn
 
+    from app.config import get_settings
+    from app.idle import FirstRequestTimeout
+    from app.logs import configure, log_start
     from app.main import create_app
+
+    configure(get_settings().log_format)  # one line per event, text or JSON (app/logs.py)
+    log_start(host, port)
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off
     # (compressing every small state message costs more CPU than the bytes it saves here)
@@ -23,7 +30,7 @@ def serve(host: str, port: int) -> None:
     app = create_app(internal_url=f"http://{reachable}:{port}")
     uvicorn.run(app, host=host, port=port, ws="websockets-sansio",
                 ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
-                proxy_headers=True)
+                log_config=None, proxy_headers=True, http=FirstRequestTimeout)
 
 
 def _apt_install(*packages: str) -> None:
@@ -65,12 +72,22 @@ def main(argv: list[str] | None = None) -> None:
     p_serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
     p_serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
     sub.add_parser("test", help="run the whole test suite (extra arguments go to pytest)")
+    p_backup = sub.add_parser("backup", help="save the database while the server runs")
+    p_backup.add_argument("path")
+    p_restore = sub.add_parser("restore", help="bring a backup back (server stopped)")
+    p_restore.add_argument("path")
+    p_restore.add_argument("--force", action="store_true",
+                           help="replace a database that already holds tables")
     # everything after "test" belongs to pytest, options included (-x, -k, -q ...)
     args, rest = parser.parse_known_args(argv)
     if args.command == "test":
         sys.exit(test(rest))
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command in ("backup", "restore"):
+        from app.backup import main as backup_main
+
+        sys.exit(backup_main(args.command, args.path, getattr(args, "force", False)))
     serve(getattr(args, "host", "127.0.0.1"), getattr(args, "port", 8000))
 
 

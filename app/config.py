@@ -1,6 +1,7 @@
-"""Settings from the environment (prefix ``LUDOTECA_``; ``DATABASE_URL`` also accepted).
+"""Settings from the environment (prefix ``LUDOTECA_``; ``DATABASE_URL`` also accepted), and
+where the server's own files are.
 
-SQLite under ./data is the default so the server runs with no other service.
+SQLite under the data directory is the default so the server runs with no other service.
 """
 
 from __future__ import annotations
@@ -10,25 +11,58 @@ import secrets
 import time
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+# the repository around the package (a checkout, or an editable install of one)
+ROOT = PACKAGE.parent
+
+
+def _shipped(name: str) -> Path:
+    """templates/, static/ or migrations/: inside the package when installed from a wheel
+    (setup.py puts them there), beside it in the repository."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else ROOT / name
+
+
+TEMPLATES = _shipped("templates")
+STATIC = _shipped("static")
+MIGRATIONS = _shipped("migrations")  # alembic.ini is in it
+IS_CHECKOUT = (ROOT / "pyproject.toml").is_file() and not (PACKAGE / "templates").is_dir()
+
+
+def default_data_dir() -> Path:
+    """./data in a checkout (the README's `python3 -m app serve`); for an installed package,
+    the user's data directory (``$XDG_DATA_HOME/ludoteca``, else ~/.local/share/ludoteca),
+    never site-packages nor whatever directory the command was started from."""
+    if IS_CHECKOUT:
+        return ROOT / "data"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "ludoteca"
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LUDOTECA_", extra="ignore")
 
-    data_dir: Path = ROOT / "data"
+    data_dir: Path = Field(default_factory=default_data_dir)
     database_url: str = Field(
         default="",
         validation_alias=AliasChoices("LUDOTECA_DATABASE_URL", "DATABASE_URL"),
     )
     secret_key: str = ""
+    # the operators' token for /metrics (Prometheus) and /metrics.json; empty: generated once
+    # into the data directory's operator_token file
+    operator_token: str = ""
+    # log lines: "text" (one line per event) or "json" (one JSON object per line)
+    log_format: Literal["text", "json"] = "text"
     # e.g. https://games.example.org; invite links use the request's host when empty
     public_url: str = ""
     max_message_bytes: int = 16 * 1024
+    # a connection that has not sent a whole first request by then is closed (app/idle.py)
+    first_request_seconds: float = 30.0
     outbound_queue: int = 64
     default_language: str = "es"
     # Secure cookies always; without it they are Secure when the request came over https
@@ -58,6 +92,10 @@ class Settings(BaseSettings):
     internal_url: str = ""
     lease_seconds: float = 10.0  # a table's owner must renew its lease within this
 
+    # tests only (tests/support/server.py turns it on): a new table takes the seed given in
+    # the X-Ludoteca-Test-Seed header, so a test can pin a deal. Off, the header is ignored.
+    test_seeds: bool = False
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             url = self.database_url
@@ -74,10 +112,17 @@ class Settings(BaseSettings):
 
     def resolved_secret_key(self) -> str:
         """The configured key, or one generated once and kept in the data directory."""
-        if self.secret_key:
-            return self.secret_key
+        return self.secret_key or self._generated("secret_key")
+
+    def resolved_operator_token(self) -> str:
+        """What /metrics and /metrics.json ask for (``Authorization: Bearer``): the
+        configured token, or one generated once into the data directory's operator_token."""
+        return self.operator_token or self._generated("operator_token")
+
+    def _generated(self, name: str) -> str:
+        """A random value created once in the data directory (mode 600) and read back."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        path = self.data_dir / "secret_key"
+        path = self.data_dir / name
         try:  # created at most once, even by two processes starting on one volume together
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
         except FileExistsError:
@@ -86,11 +131,11 @@ class Settings(BaseSettings):
             with os.fdopen(fd, "w") as out:
                 out.write(secrets.token_urlsafe(32))
         for _ in range(100):  # the other process may be between creating and writing it
-            key = path.read_text().strip()
-            if key:
-                return key
+            value = path.read_text().strip()
+            if value:
+                return value
             time.sleep(0.01)
-        raise RuntimeError(f"{path} is empty: delete it to have a new key generated")
+        raise RuntimeError(f"{path} is empty: delete it to have a new value generated")
 
 
 @lru_cache

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import asyncpg
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
+
+# what a database or Redis that is down (or restarting) raises: answered as
+# storage_unavailable (503, try again), never as a 500. asyncpg raises some of its own while
+# connecting, unwrapped by SQLAlchemy ("the database system is shutting down")
+STORAGE_DOWN: tuple[type[Exception], ...] = (
+    SQLAlchemyError, OSError, RedisError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
 
 class AppError(Exception):
     def __init__(self, code: str, message: str, status: int = 400) -> None:

@@ -13,20 +13,19 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.api import life, lobby, matches, metrics, pages, players, replays, ws
+from app.api import life, lobby, matches, metrics, pages, players, replays, room, ws
 from app.api.forward import ForwardMiddleware
 from app.api.rendering import error_page
 from app.api.schemas import complete_error_responses
 from app.api.security import SecurityMiddleware, redact_access_log, wants_html
-from app.config import ROOT, get_settings
+from app.config import STATIC, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
-from app.errors import AppError, storage_unavailable
-from app.metrics import LoopMonitor
+from app.errors import STORAGE_DOWN, AppError, storage_unavailable
+from app.metrics import LoopMonitor, MetricsMiddleware, registry_for
 from app.tables.cluster import Cluster
 from app.tables.registry import Registry
 
@@ -83,6 +82,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
         monitor = LoopMonitor()
         app.state.loop_monitor = monitor
+        app.state.prometheus = registry_for(app.state)
         monitor.start()
         loop = asyncio.get_running_loop()
         background = [loop.create_task(_evict_forever(registry)),
@@ -115,6 +115,8 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     app.add_middleware(SecurityMiddleware)
     # outermost: a request about a table another process owns goes there untouched
     app.add_middleware(ForwardMiddleware)
+    # outside everything: every request and socket this process answers is counted
+    app.add_middleware(MetricsMiddleware)
     redact_access_log()
     generate_openapi = app.openapi
 
@@ -134,13 +136,15 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
                                     headers=headers)
         return JSONResponse(exc.to_json(), status_code=exc.status, headers=headers)
 
-    @app.exception_handler(SQLAlchemyError)
-    @app.exception_handler(OSError)
     async def storage_error(request: Request, exc: Exception) -> Response:
-        # the database is down or refused a write: a clear, retryable error, never a 500
+        # the database (or, in a cluster, Redis) is down or refused a write: a clear,
+        # retryable error, never a 500
         log.warning("storage unavailable for %s %s: %s", request.method, request.url.path,
                     exc)
         return await app_error(request, storage_unavailable())
+
+    for kind in STORAGE_DOWN:
+        app.add_exception_handler(kind, storage_error)  # type: ignore[arg-type]
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
@@ -165,12 +169,12 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code, headers=headers)
 
-    for module in (players, lobby, life, replays, matches, metrics, ws, pages):
+    for module in (players, lobby, life, replays, matches, metrics, ws, room, pages):
         app.include_router(module.router)
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it
         app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
 

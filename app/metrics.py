@@ -1,8 +1,13 @@
-"""What the server can tell about its own health: event-loop lag, tables, connections,
-stored actions, memory and CPU. Served at ``/metrics`` (JSON) and logged once a minute.
+"""What the server can tell about its own health: requests, table commands, event-loop lag,
+open sockets, tables, group commits, memory and CPU. Served to operators (with the operator
+token) at ``/metrics`` in the Prometheus text format and at ``/metrics.json`` (the figures
+bench/ reads); the loop lag is also logged once a minute.
 
 Loop lag is how late a 100 ms sleep wakes up: anything that blocks the loop (a long
 computation, a slow synchronous call, a garbage-collector pause) shows up here.
+
+No label carries a table id, a player or a path with an id in it: routes are labelled by
+their template (``/api/tables/{table_id}``), tables are only counted.
 """
 
 from __future__ import annotations
@@ -14,9 +19,192 @@ import os
 import resource
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 log = logging.getLogger("ludoteca.metrics")
+
+# no `_created` series beside every counter and histogram: scrapers rarely use them and they
+# double the page
+disable_created_metrics()
+
+# ------------------------------------------------------------------ counted as things happen
+# One set per process (several apps in one process, as in the tests, add up); each app's
+# registry (registry_for) shows them beside that app's own figures.
+
+HTTP_REQUESTS = Counter(
+    "ludoteca_http_requests", "HTTP requests answered, by route template and status",
+    ["method", "route", "status"], registry=None)
+HTTP_SECONDS = Histogram(
+    "ludoteca_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its answer, by route template",
+    ["method", "route"], registry=None,
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+WEBSOCKETS_OPEN = Gauge(
+    "ludoteca_websockets_open", "WebSockets open in this process (piped ones included)",
+    registry=None)
+WEBSOCKETS = Counter("ludoteca_websockets", "WebSockets opened", registry=None)
+COMMANDS = Counter(
+    "ludoteca_table_commands",
+    "Commands a table's actor handled (act: a player's move, botturn: a bot's; join, chat, "
+    "start...), by game and outcome (ok, or the error code it was refused with)",
+    ["game", "command", "outcome"], registry=None)
+COMMAND_SECONDS = Histogram(
+    "ludoteca_table_command_duration_seconds",
+    "Time a table's actor spent on a command: validating, storing (the group commit), "
+    "sending every connection its view", ["command"], registry=None,
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+LOOP_LAG = Histogram(
+    "ludoteca_event_loop_lag_seconds", "How late a 100 ms sleep of the event loop woke up",
+    registry=None,
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+BATCH_SIZE = Histogram(
+    "ludoteca_group_commit_batch_size",
+    "Items written in one commit by a group writer (actions, chat lines)", ["writer"],
+    registry=None, buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000))
+
+_SHARED: list[Collector] = [HTTP_REQUESTS, HTTP_SECONDS, WEBSOCKETS_OPEN, WEBSOCKETS, COMMANDS,
+                            COMMAND_SECONDS, LOOP_LAG, BATCH_SIZE]
+
+
+@contextmanager
+def command(game: str, cmd: object) -> Iterator[None]:
+    """Count and time one command of a table's actor (the hook in TableActor._run)."""
+    name = type(cmd).__name__.lower()
+    started = time.perf_counter()
+    outcome = "error"
+    try:
+        yield
+        outcome = "ok"
+    except Exception as exc:
+        outcome = str(getattr(exc, "code", "") or "error")
+        raise
+    finally:
+        COMMAND_SECONDS.labels(name).observe(time.perf_counter() - started)
+        COMMANDS.labels(game, name, outcome).inc()
+
+
+def batch_committed(writer: str, size: int) -> None:
+    """One group commit of ``size`` items (the hook in app/db/batching.py)."""
+    BATCH_SIZE.labels(writer).observe(size)
+
+
+class MetricsMiddleware:
+    """Counts and times HTTP requests (labelled by the route's template, never the raw path),
+    and keeps the number of open WebSockets."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            WEBSOCKETS.inc()
+            WEBSOCKETS_OPEN.inc()
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                WEBSOCKETS_OPEN.dec()
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # what the server answers if the app fails before it starts a response
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            route = scope.get("route")
+            # a request routed nowhere (404), or forwarded to the table's owner untouched
+            template = getattr(route, "path", None) or "other"
+            method = scope.get("method", "")
+            HTTP_SECONDS.labels(method, template).observe(time.perf_counter() - started)
+            HTTP_REQUESTS.labels(method, template, str(status)).inc()
+
+
+class StateCollector(Collector):
+    """What is read from the app at scrape time: tables by status, connections, stored
+    actions and the commits they took, the last minute of loop lag, this process's share of
+    a cluster."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def collect(self) -> Iterator[Metric]:
+        registry = getattr(self.state, "registry", None)
+        if registry is None:  # not started yet
+            return
+        tables = GaugeMetricFamily("ludoteca_tables", "Tables in this process's memory, by "
+                                   "status", labels=["status"])
+        statuses: dict[str, int] = {}
+        connections = 0
+        for actor in list(registry.actors.values()):
+            statuses[actor.info.status] = statuses.get(actor.info.status, 0) + 1
+            connections += len(actor.connections)
+        for status in ("waiting", "playing", "finished"):
+            statuses.setdefault(status, 0)
+        for status, count in sorted(statuses.items()):
+            tables.add_metric([status], count)
+        yield tables
+        yield GaugeMetricFamily("ludoteca_table_connections",
+                                "Connections (players and spectators) at this process's tables",
+                                value=connections)
+        writer = self.state.repo.writer
+        yield CounterMetricFamily("ludoteca_actions_stored", "Actions durably stored",
+                                  value=writer.actions)
+        yield CounterMetricFamily("ludoteca_action_commits",
+                                  "Commits that stored them (group commit: several each)",
+                                  value=writer.batches)
+        monitor = getattr(self.state, "loop_monitor", None)
+        if monitor is not None:
+            recent = GaugeMetricFamily("ludoteca_event_loop_lag_recent_seconds",
+                                       "Loop lag over the last minute, by quantile",
+                                       labels=["quantile"])
+            figures = monitor.loop_figures()
+            for quantile, key in (("0.5", "p50_ms"), ("0.99", "p99_ms"), ("1", "max_ms")):
+                recent.add_metric([quantile], figures[key] / 1000)
+            yield recent
+            pauses = GaugeMetricFamily("ludoteca_gc_worst_pause_seconds",
+                                       "Longest garbage-collector pause since start (or the "
+                                       "last reset), by generation", labels=["generation"])
+            for generation, worst in enumerate(monitor.gc_worst):
+                pauses.add_metric([str(generation)], worst)
+            yield pauses
+        cluster = registry.cluster
+        if cluster is not None:
+            yield GaugeMetricFamily("ludoteca_cluster_tables_owned",
+                                    "Tables whose lease this process holds",
+                                    value=len(cluster.owned))
+
+
+def registry_for(state: Any) -> CollectorRegistry:
+    """One app's registry: the shared counters, its own state, the process and Python."""
+    registry = CollectorRegistry(auto_describe=False)
+    for collector in [*_SHARED, PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR,
+                      StateCollector(state)]:
+        registry.register(collector)
+    return registry
 
 TICK = 0.1
 
@@ -65,6 +253,7 @@ class LoopMonitor:
             before = time.monotonic()
             await asyncio.sleep(TICK)
             lag = max(0.0, time.monotonic() - before - TICK)
+            LOOP_LAG.observe(lag)
             self.lags.append(lag)
             self.worst = max(self.worst, lag)
             if before - last_log >= 60:

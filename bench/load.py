@@ -11,7 +11,7 @@ Two modes:
 
 Games are kept alive for the whole run (a finished table is replaced by a new one). Prints
 delivered actions/s, latency p50/p99/max, server CPU per action, server RSS and the
-server's own event-loop lag (from ``/metrics``). Bounded by ``--duration``.
+server's own event-loop lag (from ``/metrics.json``). Bounded by ``--duration``.
 
 ``--processes N`` (N > 1) runs N server processes sharing one PostgreSQL and one Redis
 (both started here from Debian's packages unless ``--database-url``/``--redis-url`` name
@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from app.metrics import LoopMonitor
 from tests.support.postgres import PostgresCluster
 from tests.support.redis import RedisServer
-from tests.support.server import LiveServer
+from tests.support.server import OPERATOR, LiveServer
 
 
 def cpu_seconds(pid: int) -> float:
@@ -227,7 +227,8 @@ async def run(args: argparse.Namespace) -> None:
     load = Load(args, servers)
 
     async def all_metrics(query: str = "") -> list[dict[str, Any]]:
-        return [(await c.get(f"/metrics{query}")).json() for c in load.clients]
+        return [(await c.get(f"/metrics.json{query}", headers=OPERATOR)).json()
+                for c in load.clients]
 
     try:
         pids = [s.process.pid for s in servers]  # type: ignore[union-attr]

@@ -41,7 +41,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from app.games import ENGINES
 from bench.soak_verify import Verdict, verify, view_digest
-from tests.support.server import LiveServer
+from tests.support.server import OPERATOR, LiveServer
 
 OVERSIZED = 64 * 1024  # bytes: over the server's message limit (16 KiB by default)
 GARBAGE_KINDS = ("malformed_json", "binary", "unknown_type", "bad_schema", "wrong_seat",
@@ -394,14 +394,14 @@ class Soak:
                 await asyncio.sleep(0.3)
         await asyncio.sleep(min(10.0, self.args.duration / 4))
         self.f.rss["seated"] = rss_mb(pid)
-        await self.http.get("/metrics?reset=true")
+        await self.http.get("/metrics.json?reset=true", headers=OPERATOR)
         results = await asyncio.gather(*drivers, return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException):
                 self.f.reconnect_failures["driver_" + type(result).__name__] += 1
         sampler.cancel()
         self.f.elapsed = time.monotonic() - t0
-        self.f.metrics = (await self.http.get("/metrics")).json()
+        self.f.metrics = (await self.http.get("/metrics.json", headers=OPERATOR)).json()
         self.f.rss["end"] = rss_mb(pid)
         await asyncio.sleep(1)
         for task in list(self.tasks):

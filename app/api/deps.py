@@ -57,6 +57,26 @@ def watch_key_ok(table_id: str, invite_token: str, given: str | None) -> bool:
     return given is not None and hmac.compare_digest(watch_key(table_id, invite_token), given)
 
 
+def screen_key(table_id: str, invite_token: str) -> str:
+    """The key of a table's screen link (``/screen/<id>/<key>``): the table screen for a TV,
+    which shows the invite as a QR code, so the key is worth the invite (the host hands it
+    out). Derived like ``watch_key``, with its own label: neither key gives the other."""
+    key = get_settings().resolved_secret_key()
+    message = f"screen:{table_id}:{invite_token}".encode()
+    return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def screen_key_ok(table_id: str, invite_token: str, given: str | None) -> bool:
+    return given is not None and hmac.compare_digest(screen_key(table_id, invite_token), given)
+
+
+def absolute(conn: HTTPConnection, path: str) -> str:
+    """A link to ``path`` on this site as people outside reach it (``LUDOTECA_PUBLIC_URL``
+    when set, else the host the request came to)."""
+    base = get_settings().public_url or str(conn.base_url)
+    return base.rstrip("/") + path
+
+
 def get_registry(conn: HTTPConnection) -> Registry:
     return conn.app.state.registry
 

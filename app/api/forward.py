@@ -3,7 +3,8 @@
 Several processes share the database and Redis; each table is owned by exactly one of them
 (``app/tables/cluster.py``). Any process accepts any request. Before the application sees a
 request about a table (``/api/tables/<id>...``, ``/ws/tables/<id>``, ``/tables/<id>``,
-``/watch/<id>/<key>``, ``/join/<invite>``), this middleware looks the owner up in Redis:
+``/watch/<id>/<key>``, ``/screen/<id>/<key>``, ``/join/<invite>``), this middleware looks
+the owner up in Redis:
 
 - nobody owns it, or this process does: the request is served here (the registry takes the
   table over first if needed);
@@ -53,7 +54,7 @@ log = logging.getLogger(__name__)
 FORWARDED = "x-ludoteca-forwarded"
 FORWARDED_HOST = "x-ludoteca-host"
 TABLE_PATH = re.compile(
-    r"^/(?:api/tables|ws/tables|tables|watch)/([A-Za-z0-9_-]{1,64})(?:/|$)")
+    r"^/(?:api/tables|ws/tables|tables|watch|screen)/([A-Za-z0-9_-]{1,64})(?:/|$)")
 INVITE_PATH = re.compile(r"^/join/([A-Za-z0-9_-]{1,128})/?$")
 # not passed on: they describe one hop, not the request
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -10,11 +11,26 @@ from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
 from app.api.limits import get_limits
 from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
 from app.api.shapes import summary_out, table_out
+from app.config import Settings, get_settings
+from app.errors import AppError
 from app.games import ENGINES
 from app.tables.core.commands import AddBot, Delete, Join, Leave, RemoveBot, Start
 from app.tables.core.state import TableStatus
 
 router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+def abandoned(summary: dict[str, Any]) -> bool:
+    """A game in progress that every one of its people has left: each human seat has been
+    disconnected for at least the table's absence grace (the time after which the others
+    could vote it abandoned), or the table has no live owner to say otherwise. The janitor
+    closes such a table later; the lobby does not offer it to watch meanwhile."""
+    if summary["status"] != "playing":
+        return False
+    grace = float(summary.get("options", {}).get("absent_grace_seconds", 120))
+    humans = [s for s in summary["seats"] if s["player"] is not None and not s["player"]["bot"]]
+    return bool(humans) and all(
+        not s["connected"] and (s.get("away_for", grace) or 0) >= grace for s in humans)
 
 
 @router.get("/games")
@@ -30,17 +46,34 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
     """Create a table; the caller is its host and sits in seat 0. One player hosts at most
     ``LUDOTECA_MAX_HOSTED_TABLES`` waiting or playing tables (409 ``too_many_tables``) and
     creates at most ``LUDOTECA_TABLES_PER_MINUTE`` a minute (429 ``rate_limited``)."""
+    seed = requested_seed(request.headers, get_settings())
     async with get_limits(request).new_table(request, registry, player.id):
         actor = await registry.create(player.id, player.name, body.game, body.seats,
-                                      body.options, body.private)
+                                      body.options, body.private, seed=seed)
     return table_out(request, actor, player.id)
+
+
+TEST_SEED_HEADER = "X-Ludoteca-Test-Seed"
+
+
+def requested_seed(headers: Mapping[str, str], settings: Settings) -> int | None:
+    """The seed a test asks for (``LUDOTECA_TEST_SEEDS`` on, tests only); None otherwise:
+    with the setting off the header is ignored, so no one outside a test can pin a deal."""
+    if not settings.test_seeds or TEST_SEED_HEADER not in headers:
+        return None
+    text = headers[TEST_SEED_HEADER]
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
+        raise AppError("bad_seed", f"{TEST_SEED_HEADER} must be an integer from 0 to 2**63-1",
+                       422)
+    return int(text)
 
 
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
 async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
                       game: str | None = None, status: str | None = None) -> list[TableOut]:
-    """Public tables waiting for players or playing (filter with ?game= and ?status=)."""
-    tables = await registry.public_summaries()
+    """Public tables waiting for players or playing (filter with ?game= and ?status=); a
+    game everyone has left (each seat away for the table's absence grace) is not listed."""
+    tables = [t for t in await registry.public_summaries() if not abandoned(t[0])]
     if game:
         tables = [t for t in tables if t[0]["game"] == game]
     if status:

@@ -4,6 +4,7 @@ cookies (identity, language). The renderer and the error page are in ``app.api.r
 from __future__ import annotations
 
 import importlib.util
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,11 @@ from app.api.deps import (
     watch_key_ok,
 )
 from app.api.limits import RateLimited, get_limits
-from app.api.rendering import error_page, render, script_json, templates
+from app.api.rendering import error_page, render, safe_next, script_json, templates
 from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
 from app.api.shapes import match_out, result_of
-from app.config import ROOT, get_settings
+from app.config import TEMPLATES, get_settings
 from app.errors import AppError
 from app.games import ENGINES
 from app.i18n import LANGUAGES, pick_language, translate
@@ -33,15 +34,7 @@ from app.tables.actor import TableActor
 from app.tables.records import finished_row
 
 router = APIRouter(include_in_schema=False)
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site paths: never redirect to another host. Browsers read "/\\host" and
-    "/<tab>/host" as "//host", so backslashes, spaces and control characters are refused."""
-    if (not target or not target.startswith("/") or target.startswith("//")
-            or any(ch == "\\" or ord(ch) <= 32 or ord(ch) == 127 for ch in target)):
-        return "/"
-    return target
+__all__ = ["error_page", "render", "router", "script_json", "templates"]
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -53,7 +46,7 @@ async def lobby(request: Request, player: MaybePlayer) -> HTMLResponse:
 async def set_name(request: Request, repo: RepoDep, name: str = Form(""),
                    next: str = Form("/")) -> Response:  # noqa: A002
     """The name form: a new guest player kept in a signed, HttpOnly cookie."""
-    target = _safe_next(next)
+    target = safe_next(next)
     try:
         clean = clean_name(name)
     except BadName as exc:
@@ -83,7 +76,7 @@ async def set_name(request: Request, repo: RepoDep, name: str = Form(""),
 @router.get("/lang/{code}")
 async def set_language(code: str, request: Request, next: str = "/") -> Response:  # noqa: A002
     """Switch the pages' language (a cookie); a link from another site changes nothing."""
-    response = RedirectResponse(_safe_next(next), status_code=303)
+    response = RedirectResponse(safe_next(next), status_code=303)
     # a link needs no Origin; browsers that say where a navigation came from are heeded
     same_site = request.headers.get("sec-fetch-site") in (None, "same-origin", "none")
     if code in LANGUAGES and same_site:
@@ -158,7 +151,7 @@ async def player_page(player_id: str, request: Request, player: MaybePlayer,
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
 async def rules_page(game_id: str, request: Request, player: MaybePlayer) -> HTMLResponse:
     engine = ENGINES.get(game_id)
-    if engine is None or not (ROOT / "templates" / "rules" / f"{game_id}.html").exists():
+    if engine is None or not (TEMPLATES / "rules" / f"{game_id}.html").exists():
         raise AppError("not_found", "no such game (or no rules page for it yet)", 404)
     return render(request, f"rules/{game_id}.html", player,
                   game=engine.catalogue_entry())  # type: ignore[attr-defined]
@@ -193,6 +186,27 @@ async def api_docs(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "docs.html",
                                       {"swagger": swagger_ui_dir() is not None,
                                        "redoc": redoc_available()})
+
+
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+
+
+@lru_cache(maxsize=1)
+def redoc_script() -> str:
+    """ReDoc's file with the one address it asks elsewhere (the logo in its menu's footer)
+    pointed at our own logo: /redoc loads nothing from another host."""
+    folder = swagger_ui_dir()
+    assert folder is not None
+    return (folder / "redoc.standalone.js").read_text(encoding="utf-8").replace(
+        REDOC_LOGO, "/static/img/logo.svg")
+
+
+@router.get("/redoc/redoc.standalone.js")
+async def api_redoc_script() -> Response:
+    if not redoc_available():
+        raise AppError("not_found", "ReDoc is not installed (fastapi-offline)", 404)
+    return Response(redoc_script(), media_type="text/javascript",
+                    headers={"Cache-Control": "public, max-age=3600"})
 
 
 @router.get("/redoc", response_class=HTMLResponse)

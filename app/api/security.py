@@ -147,11 +147,12 @@ class SecurityMiddleware:
 
 class RedactSecrets(logging.Filter):
     """Keeps capabilities out of the access log: invite tokens in ``/join/<token>`` links
-    and ``?invite=``, spectator keys in ``/watch/<id>/<key>`` and ``?watch=``, and any
+    and ``?invite=``, spectator and screen keys in ``/watch/<id>/<key>``,
+    ``/screen/<id>/<key>`` and ``?watch=``, hand-off links ``/handoff/<code>``, and any
     ``?token=`` a script still sends (refused, but logged)."""
 
-    PATTERN = re.compile(r"(/join/|/watch/[^/?&#\s\"]+/|[?&](?:invite|token|watch)=)"
-                         r"[^?&#\s\"]+")
+    PATTERN = re.compile(r"(/join/|/handoff/|/(?:watch|screen)/[^/?&#\s\"]+/"
+                         r"|[?&](?:invite|token|watch)=)[^?&#\s\"]+")
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):

@@ -3,7 +3,8 @@
 Authentication: ``Authorization: Bearer <token>`` or ``?token=`` (scripts and bots), or the
 browser's identity cookie (then the Origin must be this site). Anyone allowed to watch may
 connect without a seat and gets the spectator view. Private tables need a seat, ``?invite=``
-or the spectator link's ``?watch=<key>``.
+or the spectator link's ``?watch=<key>``. ``?screen=1``: a table screen, a spectator whoever
+opens it, that never gets a cooperative game's "all hands" view.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy.exc import SQLAlchemyError
 
+from app import bounds
 from app.api.deps import get_registry, identify, token_from, watch_key_ok
 from app.api.forward import original_host
 from app.config import get_settings
-from app.errors import AppError, storage_unavailable
+from app.errors import STORAGE_DOWN, AppError, storage_unavailable
 from app.tables import limits
 from app.tables.actor import TableActor
 from app.tables.connections import Connection
@@ -62,8 +63,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
         await websocket.close(POLICY_VIOLATION, exc.code)
         return
-    except (SQLAlchemyError, OSError):
-        # the database is down: say so; the page's socket reconnects by itself later
+    except STORAGE_DOWN:
+        # the database (or a cluster's Redis) is down: say so; the page's socket reconnects
+        # by itself later
         log.warning("storage unavailable while opening a table socket", exc_info=True)
         await websocket.send_json({"type": "error", "version": 0,
                                    **storage_unavailable().to_json()})
@@ -76,8 +78,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except RuntimeError:
             pass
 
+    # a table screen (?screen=1) holds no seat, whoever opened it: a spectator, never shown
+    # a cooperative game's "all hands" view
+    screen = websocket.query_params.get("screen") == "1"
+    if screen:
+        player = None
     conn = Connection(player.id if player else None, websocket.send_text, close,
                       settings.outbound_queue)
+    conn.screen = screen
     conn.name = player.name if player else ""
     watch = watch_key_ok(actor.table.id, actor.table.invite_token,
                          websocket.query_params.get("watch"))
@@ -139,9 +147,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await close(POLICY_VIOLATION, "flood")
 
 
+def _parse(raw: str | bytes, limit: int) -> object:
+    """The message, or ``AppError``: also for text nested deeper than any game message,
+    which would take the decoder past the interpreter's recursion limit (a RecursionError
+    used to drop the socket)."""
+    if len(raw) <= limit and bounds.text_too_deep(raw):
+        raise AppError("bad_message", f"message: nested too deeply (at most "
+                       f"{bounds.MAX_DEPTH} levels of arrays and objects)")
+    try:
+        return parse_client_message(raw, limit)
+    except RecursionError:  # a decoder's own limit: the bound above should come first
+        raise AppError("bad_message", "message: nested too deeply") from None
+
+
 async def _handle(actor: TableActor, conn: Connection, raw: str | bytes, limit: int) -> None:
     try:
-        msg = parse_client_message(raw, limit)
+        msg = _parse(raw, limit)
         if isinstance(msg, ActionMessage):
             if conn.player_id is None:
                 raise AppError("forbidden", "spectators cannot act", 403)

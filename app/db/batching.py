@@ -10,6 +10,8 @@ from typing import Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app import metrics
+
 Item = TypeVar("Item")
 
 
@@ -41,6 +43,7 @@ class BatchWriter(Generic[Item]):
             while len(batch) < self.max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             await self._store(batch)
+            metrics.batch_committed(self.name, len(batch))
 
     async def _store(self, batch: list[Item]) -> None:
         raise NotImplementedError

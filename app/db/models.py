@@ -105,3 +105,21 @@ class ChatLine(Base):
     code: Mapped[str | None] = mapped_column(String(32), nullable=True)
     params: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeviceHandoff(Base):
+    """A "continue on another device" link, good once and for a few minutes
+    (``app/api/handoff.py``). The row is keyed by a hash of the link's secret part and holds
+    the player's token sealed with a key derived from that part, so the database alone can
+    neither open the link nor recover the token."""
+
+    __tablename__ = "device_handoffs"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    sealed: Mapped[str] = mapped_column(String(256))
+    next_path: Mapped[str] = mapped_column(String(256), default="/")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

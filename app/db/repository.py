@@ -9,7 +9,7 @@ import asyncio
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from app.db.chat_writer import ChatWriter
-from app.db.models import ActionRecord, ChatLine, GameTable, Player, TableSeat
+from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -79,6 +79,40 @@ class Repository:
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessions() as s:
             return await s.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+
+    # ------------------------------------------------------------------ device hand-offs
+
+    async def create_handoff(self, handoff: DeviceHandoff, live_limit: int) -> bool:
+        """Store a new hand-off (and forget the long expired ones); False when the player
+        already has ``live_limit`` unused, unexpired ones."""
+        at = handoff.created_at
+        async with self.sessions() as s, s.begin():
+            await s.execute(delete(DeviceHandoff).where(
+                DeviceHandoff.expires_at < at - timedelta(days=1)))
+            live = await s.scalar(select(func.count()).select_from(DeviceHandoff).where(
+                DeviceHandoff.player_id == handoff.player_id,
+                DeviceHandoff.used_at.is_(None), DeviceHandoff.expires_at > at))
+            if (live or 0) >= live_limit:
+                return False
+            s.add(handoff)
+        return True
+
+    async def handoff(self, handoff_id: str) -> DeviceHandoff | None:
+        async with self.sessions() as s:
+            return await s.get(DeviceHandoff, handoff_id)
+
+    async def claim_handoff(self, handoff_id: str, at: datetime) -> DeviceHandoff | None:
+        """Mark a hand-off used, if it is still unused and unexpired at ``at``: one atomic
+        update, so of two devices opening the same link at once only one gets it."""
+        async with self.sessions() as s, s.begin():
+            result = await s.execute(
+                update(DeviceHandoff)
+                .where(DeviceHandoff.id == handoff_id, DeviceHandoff.used_at.is_(None),
+                       DeviceHandoff.expires_at > at)
+                .values(used_at=at))
+            if result.rowcount != 1:
+                return None
+            return await s.get(DeviceHandoff, handoff_id)
 
     async def players_by_id(self, ids: list[str]) -> dict[str, Player]:
         if not ids:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.config import ROOT
+from app.config import MIGRATIONS
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -38,7 +36,10 @@ def migrate(url: str) -> None:
     from alembic import command
     from alembic.config import Config
 
-    cfg = Config(str(ROOT / "migrations" / "alembic.ini"))
-    cfg.set_main_option("script_location", str(Path(ROOT / "migrations")))
+    cfg = Config(str(MIGRATIONS / "alembic.ini"))
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    # the ini's prepend_sys_path serves alembic's own command line in a checkout; here `app`
+    # is imported already (and in an installed package, `..` is the package itself)
+    cfg.set_main_option("prepend_sys_path", "")
     cfg.attributes["database_url"] = url
     command.upgrade(cfg, "head")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from app import metrics
 from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, storage_unavailable
 from app.games.bots import bot_rng, seat_history
@@ -176,7 +177,8 @@ class TableActor:
         self.connections[conn.id] = conn
         conn.on_drop = lambda: self._post(Disconnect(conn.id))
         try:
-            return await self.submit(Connect(conn.id, conn.player_id, conn.name, invite, watch))  # type: ignore[no-any-return]
+            return await self.submit(Connect(conn.id, conn.player_id, conn.name, invite, watch,  # type: ignore[no-any-return]
+                                             conn.screen))
         except BaseException:
             self.connections.pop(conn.id, None)
             raise
@@ -200,8 +202,9 @@ class TableActor:
             while pending:  # the command, then the follow-ups it asked for
                 command = pending.pop(0)
                 try:
-                    result: tuple[Any, BaseException | None] = (
-                        await self._step(command, pending), None)
+                    with metrics.command(self.table.setup.game, command):
+                        result: tuple[Any, BaseException | None] = (
+                            await self._step(command, pending), None)
                 except AppError as exc:
                     result = (None, exc)
                 except Exception as exc:  # noqa: BLE001 - one table's bug never kills the actor
@@ -347,23 +350,25 @@ class TableActor:
         table = self.table
         if self.on_change is not None:
             self.on_change(self)
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, bool], str] = {}  # (seat, a screen)
         shared: dict[str, Any] | None = None
         for conn in list(self.connections.values()):
             known = table.conns.get(conn.id)
             if conn.id == effect.exclude or conn.dropped or known is None:
                 continue
-            if known.seat not in cache:
+            key = (known.seat, known.screen)
+            if key not in cache:
                 shared = shared or views.shared(table, t, views.summary(table, t))
-                cache[known.seat] = encode(views.state_message(
-                    table, known.seat, t, effect.events, shared_part=shared))
-            conn.push_text(cache[known.seat])
+                cache[key] = encode(views.state_message(
+                    table, known.seat, t, effect.events, shared_part=shared,
+                    screen=known.screen))
+            conn.push_text(cache[key])
 
     def _send_state(self, effect: SendState) -> None:
         conn, known = self.connections.get(effect.conn), self.table.conns.get(effect.conn)
         if conn is not None and known is not None:
             conn.push(views.state_message(self.table, known.seat, self._clock(),
-                                          with_history=effect.history))
+                                          with_history=effect.history, screen=known.screen))
 
     def _relay(self, effect: Relay) -> None:
         for other in list(self.connections.values()):

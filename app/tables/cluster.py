@@ -12,6 +12,16 @@ the lease could expire, and a claim only succeeds on a lease nobody holds. The s
 is in the database: each claim bumps the table's ``owner_epoch`` before reading its log, and
 every write of an owner carries the epoch it claimed with, so a write from a stale owner is
 refused by the log itself (``app/db/writer.py``), whatever the clocks say.
+
+"In time" is measured on this process's monotonic clock from the start of the last renewal
+that succeeded (``leases_fresh``: less than :data:`FRESH` of the lease ago), never from a
+Redis answer that may not come: a renewal is given only the time left before that deadline,
+so an owner whose Redis hangs (paused, partitioned) drops its tables at the deadline, well
+before another process could claim them. Between renewals, every write of an owned table
+passes :class:`LeaseFence` first, which refuses it once the leases are not fresh: a process
+that was itself paused past its lease (SIGSTOP, a VM frozen) and wakes up refuses the first
+write it would make, before the keep-alive even runs, and the table's actor gives the table
+up (its sockets are told to reconnect, and reach the new owner).
 """
 
 from __future__ import annotations
@@ -27,9 +37,14 @@ import orjson
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.db.repository import Repository, StaleOwner
 from app.tables.connections import encode
 
 log = logging.getLogger(__name__)
+
+# an owner acts only while its last good renewal started less than this part of the lease
+# ago: the rest of the lease is the margin for clocks, scheduling and a slow commit
+FRESH = 0.6
 
 PREFIX = "ludoteca:"
 SUMMARIES = PREFIX + "summaries"  # hash: table id -> the owner's latest public summary
@@ -78,6 +93,7 @@ class Cluster:
         # leases are only good until the last successful renewal plus the lease, less a margin
         # for the time the renewal took to come back
         self._renewed_at = clock()
+        self._claimed_at: dict[str, float] = {}  # when each lease was taken (if since renewed)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._dirty: dict[str, dict[str, Any]] = {}  # summaries to publish
@@ -115,31 +131,61 @@ class Cluster:
     async def _keep_alive(self) -> None:
         period = min(1.0, self.lease_seconds / 3)
         while True:
-            await asyncio.sleep(period)
+            wait = period
+            if self.owned:  # wake at the tables' deadline too, should a renewal fail
+                wait = max(0.01, min(period, self._deadline() - self._clock()))
+            await asyncio.sleep(wait)
             await self.tick()
+
+    def _deadline(self, table_id: str | None = None) -> float:
+        """Until when this process may act as the owner of ``table_id`` (None: of every table
+        it owns): the start of the last renewal (or of the claim, if later), plus FRESH of
+        the lease."""
+        if table_id is None:
+            if not self.owned:
+                return self._renewed_at + self.lease_seconds * FRESH
+            return min(self._deadline(t) for t in self.owned)
+        since = max(self._renewed_at, self._claimed_at.get(table_id, self._renewed_at))
+        return since + self.lease_seconds * FRESH
 
     async def tick(self) -> None:
         """Renew the node and every lease; give up tables whose lease is lost or stale."""
+        now = self._clock()
+        stale = {t for t in self.owned if now >= self._deadline(t)}
+        if stale:
+            # paused, or Redis silent for too long: the leases may be running out elsewhere,
+            # so stop serving first (even before asking Redis)
+            await self._give_up(stale, "leases not renewed in time")
         started = self._clock()
+        # a renewal gets only the time left before the deadline: one that hangs (Redis
+        # paused) must not keep this process acting past it (with no table to lose, the
+        # usual time, so a process back from an outage is not held to an expired one)
+        budget = (self._deadline() - started if self.owned
+                  else self.lease_seconds * FRESH)
         try:
-            lost = await self._renew_all()
-        except RedisError:
+            lost = await asyncio.wait_for(self._renew_all(), timeout=max(0.05, budget))
+        except (RedisError, TimeoutError):
             log.warning("cluster: could not renew leases", exc_info=True)
-            lost = set()
-            # cannot prove ownership any more: stop before the leases can expire elsewhere
-            if started - self._renewed_at > self.lease_seconds * 0.6:
-                lost = set(self.owned)
+            now = self._clock()
+            lost = {t for t in self.owned if now >= self._deadline(t)}
+            why = "leases not renewed in time"
         else:
             self._renewed_at = started
-        for table_id in lost:
-            log.warning("cluster: lease of table %s lost; giving it up", table_id)
+            self._claimed_at = {t: at for t, at in self._claimed_at.items() if at > started}
+            why = "lease lost"
+        await self._give_up(lost, why)
+        try:
+            await asyncio.wait_for(self._publish(), timeout=max(0.05, self.lease_seconds / 4))
+        except (RedisError, TimeoutError):
+            log.warning("cluster: could not publish table summaries", exc_info=True)
+
+    async def _give_up(self, table_ids: set[str], why: str) -> None:
+        for table_id in sorted(table_ids):
+            log.warning("cluster: %s; giving table %s up", why, table_id)
             self.owned.discard(table_id)
+            self._claimed_at.pop(table_id, None)
             if self.on_lost is not None:
                 await self.on_lost(table_id)
-        try:
-            await self._publish()
-        except RedisError:
-            log.warning("cluster: could not publish table summaries", exc_info=True)
 
     async def _renew_all(self) -> set[str]:
         await self.redis.set(node_key(self.node_id), self.internal_url, px=self.lease_ms)
@@ -153,8 +199,18 @@ class Cluster:
         return lost
 
     def leases_fresh(self) -> bool:
-        """Whether the last renewal is recent enough to act as an owner."""
-        return self._clock() - self._renewed_at < self.lease_seconds * 0.6
+        """Whether the last renewal is recent enough to act as the owner of every table."""
+        return self._clock() < self._deadline()
+
+    def may_write(self, table_id: str) -> bool:
+        """Whether this process may write ``table_id`` now: it owns the table and its lease
+        was renewed (or taken) recently enough."""
+        return table_id in self.owned and self._clock() < self._deadline(table_id)
+
+    def fence(self, repo: Repository, table_id: str) -> LeaseFence:
+        """``repo`` for the actor of ``table_id``: its writes refused once this process may
+        no longer write the table (see :class:`LeaseFence`)."""
+        return LeaseFence(repo, self, table_id)
 
     # ------------------------------------------------------------------ leases
 
@@ -162,14 +218,17 @@ class Cluster:
         """Take the lease of a table nobody owns; True if it is ours now."""
         if table_id in self.owned:
             return True
+        asked = self._clock()  # the lease runs from no earlier than this
         took = await self.redis.set(owner_key(table_id), self.node_id, nx=True,
                                     px=self.lease_ms)
         if took:
             self.owned.add(table_id)
+            self._claimed_at[table_id] = asked
         return bool(took)
 
     async def release(self, table_id: str) -> None:
         self.owned.discard(table_id)
+        self._claimed_at.pop(table_id, None)
         self._dirty.pop(table_id, None)
         await self._release(keys=[owner_key(table_id)], args=[self.node_id])
 
@@ -216,3 +275,57 @@ class Cluster:
             return {}
         values = await self.redis.hmget(SUMMARIES, table_ids)
         return {t: orjson.loads(v) for t, v in zip(table_ids, values, strict=True) if v}
+
+
+class LeaseFence:
+    """A table actor's repository in a cluster: reads pass through, and each write of the
+    table is refused with :class:`StaleOwner` (before it reaches the database) once the
+    process may no longer write it (:meth:`Cluster.may_write`). The actor treats
+    ``StaleOwner`` as "another process has the table" and gives the table up, as it does
+    when the database's owner-epoch fence refuses a write.
+
+    The writes fenced are every write an actor makes of its own table's rows: actions,
+    seats, status, deletion, chat lines. A chat line is queued, not awaited, for system
+    lines: the refusal is then a future already failed (and marked as seen, so an unawaited
+    one is simply not stored).
+    """
+
+    WRITES = frozenset({"append_action", "save_seats", "set_status", "delete_table"})
+
+    def __init__(self, repo: Repository, cluster: Cluster, table_id: str) -> None:
+        self._repo = repo
+        self._cluster = cluster
+        self._table_id = table_id
+
+    @property
+    def inner(self) -> Repository:
+        return self._repo
+
+    def _refusal(self) -> StaleOwner | None:
+        if self._cluster.may_write(self._table_id):
+            return None
+        log.warning("cluster: table %s: write refused here, this process may no longer "
+                    "write it (lease not fresh or lost)", self._table_id)
+        return StaleOwner(f"table {self._table_id}: this process's lease is not fresh")
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._repo, name)
+        if name not in self.WRITES:
+            return attribute
+
+        async def fenced(*args: Any, **kwargs: Any) -> Any:
+            refusal = self._refusal()
+            if refusal is not None:
+                raise refusal
+            return await attribute(*args, **kwargs)
+
+        return fenced
+
+    def queue_chat_line(self, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
+        refusal = self._refusal()
+        if refusal is None:
+            return self._repo.queue_chat_line(*args, **kwargs)
+        failed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        failed.set_exception(refusal)
+        failed.add_done_callback(lambda f: f.exception())  # not awaited: not an error
+        return failed

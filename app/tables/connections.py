@@ -39,6 +39,9 @@ class Connection:
         self.id = next(_ids)
         self.player_id = player_id
         self.name = ""  # the player's display name (spectators are listed by it)
+        # a table screen (/tables/<id>/screen): a spectator that never gets the "all hands"
+        # view a cooperative table may allow its spectators (the room sees the screen)
+        self.screen = False
         self._send_text = send_text
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)

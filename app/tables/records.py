@@ -10,18 +10,29 @@ The file (``format: "ludoteca.match"``, ``format_version: 1``)::
      "players": [{"seat", "id", "name"}], "started_at", "finished_at", "outcome",
      "log": [{"seq", "seat", "action", "source", "at"}],
      "chat": [{"kind", "seat", "name", "text", "code", "params", "at"}]}
+
+What the server takes from such a file is bounded, because it must be able to serve the
+match back (its replay, its export, its page) for as long as it keeps it: every free-form
+field (options, actions, chat parameters, the outcome) has a depth and a size limit, names
+are checked as the lobby checks them, chat text as live chat is, and dates must be
+plausible (not in the future, the moves within the game's own start and end, in order). A
+file that does not hold is refused whole (422 ``bad_record``) and nothing is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
+import unicodedata
 from collections import OrderedDict
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app import bounds
 from app.db.models import ActionRecord, ChatLine, GameTable, Player
 from app.db.repository import Repository, StoredAction, hash_token, now
 from app.errors import AppError, not_found
@@ -37,6 +48,18 @@ FORMAT_VERSION = 1
 MAX_LOG = 20_000
 MAX_CHAT = 5_000
 SOURCES = ("player", "bot", "timeout", "window", "resign", "vote", "empty")
+# (depth, size) of each free-form field: an action is what a WebSocket message could carry
+# (inside a message nested at most bounds.MAX_DEPTH deep, of 16 KiB at most), chat
+# parameters are a few names and numbers, options a flat mapping
+ACTION_BOUNDS = (bounds.MAX_DEPTH - 1, 16 * 1024)
+PARAMS_BOUNDS = (4, 2048)
+OPTIONS_BOUNDS = (4, 8192)
+# an outcome nests up to 10 levels (Ikebana's rounds); it must equal the replay's anyway
+OUTCOME_BOUNDS = (bounds.MAX_DEPTH, 256 * 1024)
+# no match was played before this, nor in the future (a little slack for the clocks of the
+# exporting and the importing server)
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+CLOCK_SLACK = timedelta(minutes=5)
 
 
 # --------------------------------------------------------------------------- the file
@@ -111,18 +134,141 @@ async def export(repo: Repository, match_id: str) -> dict[str, Any]:
     }
 
 
-def _aware(value: datetime | None, default: datetime) -> datetime:
+def _refuse(message: str) -> AppError:
+    return AppError("bad_record", message, 422)
+
+
+def _check_bounds(data: MatchFile) -> None:
+    """Every free-form field within its depth and size (see ``*_BOUNDS``)."""
+    checks: list[tuple[Any, str, tuple[int, int]]] = [
+        (data.options, "options", OPTIONS_BOUNDS)]
+    if data.outcome is not None:
+        checks.append((data.outcome, "outcome", OUTCOME_BOUNDS))
+    checks += [(e.action, f"log: step {e.seq}: action", ACTION_BOUNDS) for e in data.log]
+    checks += [(c.params, f"chat: line {n}: params", PARAMS_BOUNDS)
+               for n, c in enumerate(data.chat, start=1) if c.params is not None]
+    for value, what, (max_depth, max_bytes) in checks:
+        problem = bounds.check(value, what, max_depth, max_bytes)
+        if problem is not None:
+            raise _refuse(problem)
+
+
+def _clean_text(text: str) -> str:
+    """Chat text as live chat takes it: 1 to 500 characters, no control characters (line
+    breaks and tabs aside), which some databases cannot even store."""
+    if not text.strip():
+        raise ValueError("empty text")
+    if any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text):
+        raise ValueError("control characters in the text")
+    return text
+
+
+def _chat_lines(data: MatchFile) -> list[tuple[ChatEntry, str, str | None]]:
+    """(line, its checked name, its checked text) for every chat line."""
+    out = []
+    for n, line in enumerate(data.chat, start=1):
+        where = f"chat: line {n}"
+        if line.kind == "system":
+            if line.code is None:
+                raise _refuse(f"{where}: a system line needs a code")
+            if line.text is not None or line.name:
+                raise _refuse(f"{where}: a system line has a code and params, no text or name")
+            out.append((line, "", None))
+            continue
+        if line.text is None:
+            raise _refuse(f"{where}: a message needs its text")
+        try:
+            name = clean_name(line.name)
+        except BadName as exc:
+            raise _refuse(f"{where}: name: {exc}") from None
+        try:
+            text = _clean_text(line.text)
+        except ValueError as exc:
+            raise _refuse(f"{where}: text: {exc}") from None
+        out.append((line, name, text))
+    return out
+
+
+def _utc(value: datetime, where: str) -> datetime:
+    try:
+        moment = value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise _refuse(f"{where}: not a plausible date") from None
+    if moment < EARLIEST:
+        raise _refuse(f"{where}: not a plausible date (before {EARLIEST.date()})")
+    return moment
+
+
+def _given(value: datetime | None, where: str) -> datetime | None:
+    """A date from the file in UTC; None if it has none (or names no time zone)."""
     if value is None or value.tzinfo is None or value.utcoffset() is None:
-        return default
-    return value
+        return None
+    return _utc(value, where)
+
+
+@dataclass
+class _Dates:
+    started: datetime
+    finished: datetime
+    moves: list[datetime]
+    chat: list[datetime]
+
+
+def _dates(data: MatchFile, stamp: datetime) -> _Dates:
+    """The match's dates, checked: none in the future, none before the year 2000; the game
+    ends after it starts and every move lies between the two, in order. A date the file
+    leaves out is taken from its neighbours (the first or last move), else the import's
+    own time."""
+    latest = stamp + CLOCK_SLACK
+    moves_given = [_given(e.at, f"log: step {e.seq}: at") for e in data.log]
+    known = [m for m in moves_given if m is not None]
+    started = _given(data.started_at, "started_at") or (known[0] if known else stamp)
+    finished = _given(data.finished_at, "finished_at") or (known[-1] if known else stamp)
+    finished = max(finished, started) if data.finished_at is None else finished
+    if started > latest:
+        raise _refuse("started_at: in the future")
+    if finished > latest:
+        raise _refuse("finished_at: in the future")
+    if finished < started:
+        raise _refuse("finished_at: before the game started (started_at)")
+    moves = []
+    previous = started
+    for entry, given in zip(data.log, moves_given, strict=True):
+        at = given or previous
+        where = f"log: step {entry.seq}: at"
+        if at < started:
+            raise _refuse(f"{where}: before the game started (started_at)")
+        if at > finished:
+            raise _refuse(f"{where}: after the game finished (finished_at)")
+        if at < previous:
+            raise _refuse(f"{where}: earlier than the step before it")
+        moves.append(at)
+        previous = at
+    chat = []
+    for n, line in enumerate(data.chat, start=1):
+        at = _given(line.at, f"chat: line {n}: at") or finished
+        if at > latest:
+            raise _refuse(f"chat: line {n}: at: in the future")
+        chat.append(at)
+    return _Dates(started, finished, moves, chat)
+
+
+def _servable(record: dict[str, Any]) -> None:
+    """Refuse a file whose match the server could not hand back as JSON."""
+    try:
+        json.dumps(record, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise _refuse("the match could not be served back as JSON") from None
 
 
 async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> GameTable:
     """Check the file, replay it from its seed, and store it as a new finished match with
-    new guest players of the same names. Raises ``AppError`` (422) saying what is wrong."""
+    new guest players of the same names. Raises ``AppError`` (422) saying what is wrong;
+    nothing is stored then."""
     engine = ENGINES.get(data.game)
     if engine is None:
         raise AppError("unknown_game", f"no game called {data.game!r}", 422)
+    _check_bounds(data)
     try:
         options = table_options.resolve(engine, data.seats, data.options)
     except BadOptions as exc:
@@ -142,6 +288,9 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
                            f"{entry.source!r}", 422)
         if entry.seat >= data.seats:
             raise AppError("bad_record", f"log: step {entry.seq}: no seat {entry.seat}", 422)
+    lines = _chat_lines(data)
+    stamp = now()
+    dates = _dates(data, stamp)
     steps = [(e.seq, e.seat, e.action) for e in data.log]
     try:
         # a long game takes a moment to replay: off the event loop, so tables keep going
@@ -154,7 +303,6 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
     if data.outcome is not None and data.outcome != result.outcome:
         raise AppError("outcome_mismatch", "replaying the log gives another outcome than "
                        "the file says", 422)
-    stamp = now()
     players = [Player(id=secrets.token_hex(8), name=names[seat],
                       token_hash=hash_token(secrets.token_urlsafe(32)), created_at=stamp)
                for seat in range(data.seats)]
@@ -163,15 +311,20 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
         id=secrets.token_urlsafe(8), game=data.game, seat_count=data.seats, options=options,
         private=False, invite_token=secrets.token_urlsafe(18), host_id=importer_id,
         status="finished", seed=data.seed, version=last, created_at=stamp,
-        started_at=_aware(data.started_at, stamp), finished_at=_aware(data.finished_at, stamp),
-        outcome=result.outcome)
+        started_at=dates.started, finished_at=dates.finished, outcome=result.outcome)
     actions = [ActionRecord(table_id=table.id, seq=e.seq, seat=e.seat, action=e.action,
-                            source=e.source, created_at=_aware(e.at, stamp)) for e in data.log]
+                            source=e.source, created_at=at)
+               for e, at in zip(data.log, dates.moves, strict=True)]
     chat = [ChatLine(table_id=table.id, seq=n,
                      seat=c.seat if c.seat is None or c.seat < data.seats else None,
-                     player_id=None, name=c.name, kind=c.kind, text=c.text, code=c.code,
-                     params=c.params, created_at=_aware(c.at, stamp))
-            for n, c in enumerate(data.chat, start=1)]
+                     player_id=None, name=name, kind=c.kind, text=text, code=c.code,
+                     params=c.params, created_at=at)
+            for n, ((c, name, text), at) in enumerate(zip(lines, dates.chat, strict=True),
+                                                      start=1)]
+    _servable({"options": options, "outcome": result.outcome,
+               "log": [a.action for a in actions], "chat": [c.params for c in chat],
+               "names": [p.name for p in players] + [c.name for c in chat],
+               "text": [c.text for c in chat]})
     await repo.import_match(table, players, actions, chat)
     return table
 

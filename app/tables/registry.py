@@ -60,7 +60,7 @@ class Registry:
 
     async def create(self, host_id: str, host_name: str, game: str, seats: int,
                      options: dict[str, Any] | None, private: bool, host_seat: int = 0,
-                     rematch_of: str | None = None) -> TableActor:
+                     rematch_of: str | None = None, seed: int | None = None) -> TableActor:
         engine = ENGINES.get(game)
         if engine is None:
             raise AppError("unknown_game", f"no game called {game!r}", 422)
@@ -71,7 +71,8 @@ class Registry:
         row = GameTable(
             id=secrets.token_urlsafe(8), game=game, seat_count=seats, options=resolved,
             private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
-            status="waiting", seed=secrets.randbits(63), version=1, created_at=now(),
+            status="waiting", seed=secrets.randbits(63) if seed is None else seed,
+            version=1, created_at=now(),
             rematch_of=rematch_of,
         )
         if self.cluster is not None and not await self.cluster.claim(row.id):
@@ -89,6 +90,8 @@ class Registry:
         if self.cluster is not None:
             actor.on_change = self._publish
             actor.on_stale = self._stale
+            # every write of the table passes the lease fence first (app/tables/cluster.py)
+            actor.repo = self.cluster.fence(self.repo, actor.info.id)  # type: ignore[assignment]
             self._publish(actor)
         actor.start()
         return actor

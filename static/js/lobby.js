@@ -1,55 +1,88 @@
-// The lobby: create a table from the catalogue's options, list public tables live.
+// The lobby: create a table from the catalogue's options (the common ones first, the rest
+// folded), list your tables, and list the public ones live in two lists: tables with a free
+// seat (join) and games in progress (watch).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { FOLDED, choiceLabel, settingsItems, settingsList, shown } from "./settings.js";
 
 const gamesBlock = document.getElementById("games-data");
 const games = gamesBlock ? JSON.parse(gamesBlock.textContent) : [];
 const form = document.getElementById("create-table");
 
-function choiceLabel(option, choice) {
-  const key = `option.${option.name}.${choice}`;
-  if (window.I18N[key]) return t(key);
-  if (option.name === "first_seat") return t("table.seat", { n: choice + 1 });
-  return String(choice);
-}
-
 function optionInput(option) {
   const label = t(`option.${option.name}`);
+  let field;
   if (option.type === "bool") {
-    return el("label", { class: "check" },
+    field = el("label", { class: "check" },
       el("input", { type: "checkbox", name: option.name, checked: option.default }), " ", label);
-  }
-  if (option.choices) {
-    return el("label", {}, label, " ",
+  } else if (option.choices) {
+    field = el("label", {}, label, " ",
       el("select", { name: option.name },
         option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, choiceLabel(option, c)))));
+  } else {
+    field = el("label", {}, label, " ",
+      el("input", { type: "number", name: option.name, value: option.default,
+        min: option.minimum, max: option.maximum, inputmode: "numeric" }));
   }
-  return el("label", {}, label, " ",
-    el("input", { type: "number", name: option.name, value: option.default,
-      min: option.minimum, max: option.maximum, inputmode: "numeric" }));
+  field.dataset.option = option.name;
+  return field;
+}
+
+function currentGame() {
+  return games.find((g) => g.id === form.game.value);
+}
+
+// what the form holds now, as the option values it would send
+function formValues(game) {
+  const values = {};
+  for (const option of game.options) {
+    const input = form.elements[option.name];
+    if (!input) continue;
+    if (option.type === "bool") values[option.name] = input.checked;
+    else if (option.choices) values[option.name] = option.choices.find((c) => String(c) === input.value);
+    else values[option.name] = Number(input.value);
+  }
+  return values;
+}
+
+// fields that only mean something with another choice (the clock's seconds, the knock's)
+// show only then; a per-turn clock starts from a minute rather than the refused 0
+function showDependent() {
+  const game = currentGame();
+  const values = formValues(game);
+  for (const option of game.options) {
+    const field = form.querySelector(`[data-option="${option.name}"]`);
+    if (field) field.hidden = !shown(option, values);
+  }
+  const turn = form.elements.turn_seconds;
+  if (turn && values.clock === "turn" && Number(turn.value) <= 0) turn.value = "60";
 }
 
 function showOptions() {
-  const game = games.find((g) => g.id === form.game.value);
+  const game = currentGame();
   const seats = document.getElementById("seats-select");
   seats.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) seats.append(el("option", { value: n }, n));
-  const box = document.getElementById("options");
-  box.replaceChildren(el("legend", {}, t("lobby.options")), ...game.options.map(optionInput));
+  const common = game.options.filter((o) => !FOLDED.has(o.name));
+  const folded = game.options.filter((o) => FOLDED.has(o.name));
+  document.getElementById("options").replaceChildren(el("legend", {}, t("lobby.options")), ...common.map(optionInput));
+  document.getElementById("options-folded").replaceChildren(...folded.map(optionInput));
+  document.getElementById("more-options").hidden = !folded.length;
+  showDependent();
 }
 
 if (form) {
   form.game.addEventListener("change", showOptions);
+  form.addEventListener("change", (event) => { if (event.target.name !== "game") showDependent(); });
   showOptions();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const game = games.find((g) => g.id === form.game.value);
+    const game = currentGame();
+    const values = formValues(game);
+    // a field hidden because it does not apply is sent as its default
     const options = {};
     for (const option of game.options) {
-      const input = form.elements[option.name];
-      if (option.type === "bool") options[option.name] = input.checked;
-      else if (option.choices) options[option.name] = option.choices.find((c) => String(c) === input.value);
-      else options[option.name] = Number(input.value);
+      options[option.name] = shown(option, values) ? values[option.name] : option.default;
     }
     try {
       const table = await api("POST", "/api/tables", {
@@ -64,20 +97,49 @@ if (form) {
   });
 }
 
-function tableItem(table, mine) {
+// ------------------------------------------------------------------------ the lists
+
+const freeSeats = (table) => table.seats.filter((s) => !s.player).length;
+const joinable = (table) => table.status === "waiting" && freeSeats(table) > 0;
+
+// what the host changed from the rules as printed (for the tables you might join)
+function changedSettings(table) {
+  const game = games.find((g) => g.id === table.game);
+  if (!game) return null;
+  const items = settingsItems(game.options, table.options || {}, { changedOnly: true });
+  return items.length ? settingsList(items, "settings-list compact") : null;
+}
+
+function tableItem(table, { mine = false, list = null } = {}) {
   const taken = table.seats.filter((s) => s.player).length;
   const names = table.seats.filter((s) => s.player).map((s) => s.player.name).join(", ");
-  return el("li", { class: mine && table.your_turn ? "your-turn" : "" },
-    el("strong", {}, t(`game.${table.game}`)), ` · ${taken}/${table.seat_count} · `,
-    el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
-    mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
-    mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
-    el("span", { class: "muted" }, names), " ",
-    el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open_table", { game: t(`game.${table.game}`) })));
+  const game = t(`game.${table.game}`);
+  const free = freeSeats(table);
+  let action;
+  if (mine) action = el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open_table", { game }));
+  else if (list === "join") action = el("a", { href: table.invite_url || `/tables/${table.id}`, class: "button join" }, t("lobby.join", { game }));
+  else action = el("a", { href: table.watch_url || `/tables/${table.id}`, class: "button secondary watch" }, t("lobby.watch", { game }));
+  return el("li", { class: `${mine && table.your_turn ? "your-turn" : ""}`, dataset: { table: table.id, status: table.status } },
+    el("div", { class: "table-facts" },
+      el("strong", {}, game), ` · ${taken}/${table.seat_count} · `,
+      el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
+      list === "join" ? el("span", { class: "badge free" }, t(free === 1 ? "lobby.seats_free_one" : "lobby.seats_free", { n: free })) : null,
+      list === "watch" && table.status === "waiting" ? el("span", { class: "muted" }, `${t("lobby.full_waiting")} ·`) : null,
+      mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
+      mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
+      el("span", { class: "muted" }, names)),
+    list === "join" ? changedSettings(table) : null,
+    action);
+}
+
+function fill(list, tables, empty, kind) {
+  if (!tables.length) list.replaceChildren(el("li", { class: "muted" }, t(empty)));
+  else list.replaceChildren(...tables.map((table) => tableItem(table, { list: kind })));
 }
 
 async function refresh() {
-  const list = document.getElementById("table-list");
+  const joinList = document.getElementById("join-list");
+  const watchList = document.getElementById("watch-list");
   const mineList = document.getElementById("my-tables");
   let mineIds = new Set();
   if (mineList) {
@@ -85,19 +147,19 @@ async function refresh() {
       const mine = await api("GET", "/api/players/me/tables");
       mineIds = new Set(mine.map((table) => table.id));
       if (!mine.length) mineList.replaceChildren(el("li", { class: "muted" }, t("lobby.no_my_tables")));
-      else mineList.replaceChildren(...mine.map((table) => tableItem(table, true)));
+      else mineList.replaceChildren(...mine.map((table) => tableItem(table, { mine: true })));
     } catch (error) {
       mineList.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
     }
   }
   try {
-    // your own tables are listed above, not twice
+    // your own tables are listed above, not twice; the server leaves out abandoned games
     const tables = (await api("GET", "/api/tables")).filter((table) => !mineIds.has(table.id));
-    if (!tables.length) { list.replaceChildren(el("li", { class: "muted" }, t("lobby.no_tables"))); return; }
-    list.replaceChildren(...tables.map((table) => tableItem(table, false)));
+    fill(joinList, tables.filter(joinable), "lobby.no_join_tables", "join");
+    fill(watchList, tables.filter((table) => !joinable(table)), "lobby.no_watch_tables", "watch");
   } catch (error) {
     // never "no tables" when we simply could not ask: say so, and try again shortly
-    list.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
+    for (const list of [joinList, watchList]) list.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
   }
 }
 refresh();

@@ -91,9 +91,11 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     if (!last) return null;
     const watching = last.table.spectators || { count: 0, names: [] };
     const others = watching.count - watching.names.length;
+    // spectators without a name are counted, never shown as a blank or a dash
     const text = watching.count === 0 ? t("life.nobody_watching")
-      : t("life.watching", { names: watching.names.join(", ") || "—", n: watching.count })
-        + (others > 0 && watching.names.length ? ` ${t("life.watching_more", { n: others })}` : "");
+      : !watching.names.length ? t("life.watching_nameless", { n: watching.count })
+        : t("life.watching", { names: watching.names.join(", "), n: watching.count })
+          + (others > 0 ? ` ${t("life.watching_more", { n: others })}` : "");
     return el("p", { class: "life-watchers muted", id: "life-watchers" }, text);
   }
 
@@ -216,8 +218,14 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     }
     note.textContent = t(key);
     if (last.seat === null && !me) {
+      // a spectator without a name chooses one right here (the page comes back named)
       $("chat-input").disabled = true;
       $("chat-form").querySelector("button").disabled = true;
+      const nameForm = $("chat-name-form");
+      if (nameForm) {
+        nameForm.hidden = !spectatorChat;
+        $("chat-form").hidden = spectatorChat;
+      }
     }
   }
 

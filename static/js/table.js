@@ -10,6 +10,7 @@ import { el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
 import { createLife } from "./table-life.js";
+import { createRoom } from "./room.js";
 
 const app = document.getElementById("table-app");
 const tableId = app.dataset.table;
@@ -85,6 +86,8 @@ const ctx = {
 // the table's life around the game: clocks, presence, votes, rematch, chat lines (table-life.js)
 const life = createLife({ tableId, me, seatName, showError, errorText, renderer: () => renderer });
 life.setCtx(ctx);
+// the table screen link, "continue on another device", the compact layout (room.js)
+const room = createRoom({ tableId, me, app });
 
 export function sameAction(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -196,13 +199,23 @@ function renderSeats() {
         el("button", { class: "secondary", onclick: async (e) => {
           try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); }
           catch (error) { $("invite-url").select(); }
-        } }, t("table.copy")))) : null);
+        } }, t("table.copy"))),
+      // the invite as a QR code (drawn by the server), to scan from a phone in the room
+      el("img", { class: "invite-qr", id: "invite-qr", src: `/tables/${tableId}/invite-qr.svg`, alt: t("room.invite_qr"), width: 180, height: 180 })) : null);
+}
+
+// A game may word the moment itself: renderer.bannerText(message, ctx) -> {text, mine} or
+// null (Allegra's knock window asks a yes/no question against a timer; it is nobody's turn).
+function ownBanner() {
+  return last.table.status === "playing" && renderer && renderer.bannerText ? renderer.bannerText(last, ctx) : null;
 }
 
 function renderBanner() {
   const table = last.table;
+  const own = ownBanner();
   let text = "";
-  if (table.status === "waiting") {
+  if (own) text = own.text;
+  else if (table.status === "waiting") {
     const full = table.seats.every((s) => s.player);
     const isHost = table.host.id === me;
     if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
@@ -215,7 +228,7 @@ function renderBanner() {
     else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
   $("banner").textContent = text;
-  $("banner").classList.toggle("mine", table.status === "playing" && last.waiting_for.includes(last.seat));
+  $("banner").classList.toggle("mine", own ? own.mine : table.status === "playing" && last.waiting_for.includes(last.seat));
 }
 
 function renderLog() {
@@ -254,6 +267,7 @@ function render() {
   renderChatGate();
   cueTurn();
   life.render(last);
+  room.render(last);
 }
 
 function renderChatGate() {
@@ -267,7 +281,8 @@ function renderChatGate() {
 // hand scrolled into view when the turn begins.
 function cueTurn() {
   const mine = last.table.status === "playing" && last.seat !== null && last.waiting_for.includes(last.seat);
-  document.title = mine ? `● ${t("table.your_turn")} · ${baseTitle}` : baseTitle;
+  const own = ownBanner();
+  document.title = mine ? `● ${own ? own.text : t("table.your_turn")} · ${baseTitle}` : baseTitle;
   const icon = document.querySelector("link[rel=icon]");
   if (icon) icon.href = mine ? "/static/img/turn.svg" : "/static/img/logo.svg";
   if (mine && !wasMyTurn) {

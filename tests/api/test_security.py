@@ -122,9 +122,12 @@ def test_docs_are_served_from_this_server(base: str) -> None:
     assert "style-src 'self' 'unsafe-inline'" in csp and "frame-ancestors 'none'" in csp
     assert "cdn" not in redoc.text.lower()
     if redoc_available():
-        assert "/static/swagger-ui/redoc.standalone.js" in redoc.text
-        assert httpx.get(base + "/static/swagger-ui/redoc.standalone.js",
-                         timeout=10).status_code == 200
+        # ReDoc's file with its menu's logo pointed at ours: no address of another host
+        assert "/redoc/redoc.standalone.js" in redoc.text
+        script = httpx.get(base + "/redoc/redoc.standalone.js", timeout=10)
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+        assert "cdn.redoc.ly" not in script.text and "/static/img/logo.svg" in script.text
+        assert script.headers["x-content-type-options"] == "nosniff"
     if swagger_ui_dir() is not None:
         assert "/static/swagger-ui/swagger-ui-bundle.js" in page.text
         assert "/static/js/docs.js" in page.text

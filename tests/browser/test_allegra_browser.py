@@ -144,8 +144,16 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
         act.screenshot(path=str(ARTIFACTS / "allegra-accept.png"), full_page=True)
         click(act, accept, pages)
 
-        # a. the knocker places the card in their display; the card there goes to their hand
+        # a. the knocker places the card in their display; the card there goes to their hand,
+        # where only the knocker sees it (RULES.md §5): the others see a card back
         click(knock_page, knock_page.locator("#game button.al-target").first, pages)
+        for i, page in enumerate(pages):
+            held = page.locator("#game figure.al-pile").filter(
+                has_text=re.compile(r"hand|mano de"))
+            assert held.count() == 1, i
+            assert held.locator("svg.ucard.back").count() == (0 if i == knocker else 1), i
+        pages[third].screenshot(path=str(ARTIFACTS / "allegra-held-hidden.png"), full_page=True)
+        knock_page.screenshot(path=str(ARTIFACTS / "allegra-held-known.png"), full_page=True)
         skip_clears(knock_page, pages)
         # b-c. the active player takes a card of the knocker's display, then gives one of theirs
         take = act.locator(f"#game button.al-target[data-owner='{knocker}']").first
@@ -156,6 +164,11 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
 
         log = pages[0].locator("#log").inner_text()
         assert "hace toc toc" in log and "da la carta a" in log and "se lleva un" in log, log
+        # the log says which card went into the knocker's hand to the knocker alone
+        for i, page in enumerate(pages):
+            text = page.locator("#log").inner_text()
+            hidden = "la carta que había" in text or "the card that was there" in text
+            assert hidden == (i != knocker), (i, text)
         assert "knocks!" in pages[1].locator("#log").inner_text()
         assert pages[knocker].locator("#game button[data-action=knock]").count() == 0
         # the turn has passed on to the player after the active one

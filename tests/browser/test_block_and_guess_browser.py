@@ -2,8 +2,8 @@
 lobby, two guests join by the invite link (one on a phone), the builders draft blocks with
 the pool buttons, the host drags a block onto the board with the mouse and turns it (the
 guesser's page shows the drag live and the result), both builds are finished and submitted,
-the guesser asks where the front is, the builder marks it, and the guesser guesses both builds.
-Targets show on the builders' pages only."""
+the guesser asks where the front is, the builder marks it, and the guesser guesses both builds
+(one at a time, switching between them). Targets show on the builders' pages only."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from app.games.block_and_guess import geometry as geo
+from tests.browser.bg_pages import placements
 from tests.integration.test_block_and_guess_live import play_to_end
 from tests.support.browser import launch_chromium
 from tests.support.client import SeatClient, seat_players
@@ -35,6 +37,15 @@ def act(page, locator) -> None:
     page.wait_for_function(
         "(before) => document.getElementById('table-app').dataset.version !== before",
                            arg=before, timeout=10_000)
+
+
+def screen(page, builder: int, x: float, y: float) -> tuple[float, float]:
+    """Where board point (x, y) (y up) is on the screen."""
+    return tuple(page.evaluate("""([b, x, y, h]) => {
+        const svg = document.getElementById(`bg-board-${b}`);
+        const p = svg.createSVGPoint(); p.x = x; p.y = h - y;
+        const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+                               [builder, x, y, geo.BOARD_H]))
 
 
 def check_page(page, phone: bool) -> None:
@@ -134,6 +145,23 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
         placed = guesser.locator(f"#bg-board-0 [data-block='{block}']:not(.bg-live)")
         placed.wait_for()
         assert "rotate(0)" in placed.get_attribute("transform")
+        # dragged down to 4 units above the table, it snaps onto the table (mode 10 mirrors
+        # only sideways moves; mode 11 hides it, so it is grabbed where it is drawn for all)
+        x0, y0, _, _ = placements(host, 0)[int(block)] if card != 11 else \
+            placements(guesser, 0)[int(block)]
+        if card != 11:
+            low = -geo.footprint(int(block), 0, False)[1]  # its centre's height on the table
+            start, end = screen(host, 0, x0, y0), screen(host, 0, x0, low + 4)
+            host.mouse.move(*start)
+            host.mouse.down()
+            host.mouse.move(*end, steps=8)
+            before = version(host)
+            host.mouse.up()
+            host.wait_for_function(
+                "(b) => document.getElementById('table-app').dataset.version !== b",
+                arg=before, timeout=10_000)
+            x1, y1, _, _ = placements(host, 0)[int(block)]
+            assert x1 == pytest.approx(x0, abs=0.5) and y1 == pytest.approx(low, abs=0.011)
         if card != 4:  # card 4: no rotation this round
             act(host, host.locator("[data-focus-key=rotate-right]"))
             guesser.wait_for_function(
@@ -147,16 +175,17 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
                 if not items.count():
                     break
                 act(p, items.first)
-            p.wait_for_selector(".bg-build.mine .bg-valid")
+            p.wait_for_selector("#my-hand .bg-valid")
             check_page(p, phone=p is phone)
             act(p, p.locator("[data-focus-key=submit]"))
-        guesser.wait_for_selector(".bg-guess-panel")
-        assert guesser.locator(".bg-guess-panel").count() == 2
+        guesser.wait_for_selector(".bg-guessbox")
+        assert guesser.locator(".bg-guessbox .bg-switch button").count() == 2
         check_page(guesser, phone=False)
         guesser.screenshot(path=str(ARTIFACTS / "block-and-guess-guesser.png"), full_page=True)
         phone.screenshot(path=str(ARTIFACTS / "block-and-guess-phone.png"), full_page=True)
 
         # "which side is the front?" and Beto's answer
+        guesser.click("[data-focus-key=switch-1]")  # the second build to guess
         act(guesser, guesser.locator("[data-focus-key=ask-1]"))
         phone.wait_for_selector(".bg-question")
         act(phone, phone.locator("[data-focus-key=front-left]"))
@@ -165,10 +194,12 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
 
         # one guess for each build: the first object still open
         for builder in (0, 1):
+            if guesser.locator(f"[data-focus-key=switch-{builder}]").count():
+                guesser.click(f"[data-focus-key=switch-{builder}]")
             act(guesser, guesser.locator(f"[data-focus-key^='guess-{builder}-']").first)
         host.wait_for_function("document.querySelector('#log').innerText.includes('acierta')"
                                " || document.querySelector('#log').innerText.includes('falla')")
-        assert guesser.locator(".bg-guess-panel").count() == 0
+        assert guesser.locator(".bg-guessbox").count() == 0
         text = guesser.inner_text("#log")
         assert "Cleo" in text and ("right" in text or "wrong" in text)
         check_page(phone, phone=True)

@@ -29,6 +29,7 @@ def test_the_host_fills_the_table_with_bots_and_watches_it_play(shared_server) -
         page.wait_for_selector("text=Hola, Ana")
         page.select_option("#game-select", "ikebana")
         page.select_option("#seats-select", "3")
+        page.click("#more-options summary")  # the bots' pause is among the folded settings
         page.fill("#create-table input[name=bot_delay]", "0")
         page.click("#create-table button[type=submit]")
         page.wait_for_url("**/tables/*")

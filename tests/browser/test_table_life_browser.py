@@ -223,6 +223,7 @@ def test_the_chat_comes_back_after_a_restart_once(shared_server) -> None:
         sockets: list = []
         page.on("websocket", lambda ws: sockets.append(ws))
         page.goto(f"{base}/tables/{table['id']}")
+        page.wait_for_selector("#conn-status.ok")  # a line typed before that is not sent
         page.fill("#chat-input", "before the restart")
         page.click("#chat-form button[type=submit]")
         page.wait_for_selector("#chat li:has-text('before the restart')")

@@ -31,9 +31,12 @@ pytestmark = pytest.mark.postgres
 
 
 def compose_nginx_conf() -> str:
-    """The proxy's configuration exactly as docker-compose.yml gives it to nginx."""
+    """The proxy's configuration exactly as docker-compose.yml gives it to nginx: the
+    repository file its `proxy` service mounts at /etc/nginx/nginx.conf."""
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    return compose["configs"]["nginx"]["content"].replace("$$", "$")
+    mounts = [v.split(":") for v in compose["services"]["proxy"]["volumes"]]
+    (source,) = [m[0] for m in mounts if m[1] == "/etc/nginx/nginx.conf"]
+    return (ROOT / source).read_text()
 
 
 class Nginx:

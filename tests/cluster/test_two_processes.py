@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.cluster.helpers import play_some, reconnect
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
-from tests.support.server import LiveServer
+from tests.support.server import OPERATOR, LiveServer
 
 LEASE = 2.0  # seconds: short, so a takeover happens quickly in tests
 
@@ -40,13 +40,14 @@ def pair(postgres_cluster, redis_server, tmp_path):
 
 
 def owner_of(server: LiveServer, table_id: str) -> str:
-    """Which node (id) owns the table, from the process's /metrics."""
-    figures = httpx.get(f"{server.url}/metrics", timeout=10).json()
+    """Which node (id) owns the table, from the process's operator figures."""
+    figures = httpx.get(f"{server.url}/metrics.json", headers=OPERATOR, timeout=10).json()
     return figures["cluster"]["node"] if table_id in figures["cluster"]["tables"] else ""
 
 
 def node_of(server: LiveServer) -> str:
-    return httpx.get(f"{server.url}/metrics", timeout=10).json()["cluster"]["node"]
+    return httpx.get(f"{server.url}/metrics.json", headers=OPERATOR,
+                     timeout=10).json()["cluster"]["node"]
 
 
 async def test_a_table_created_through_one_process_is_played_through_the_other(pair) -> None:

@@ -76,14 +76,39 @@ def env_pairs(args: str) -> dict[str, str]:
     return pairs
 
 
-def copy_args(args: str) -> tuple[list[str], str]:
-    """``COPY src... dest`` → (sources, dest); flags such as --from are not followed."""
-    words = exec_form(args, "COPY") if args.startswith("[") else shlex.split(args)
-    if any(w.startswith("--") for w in words):
-        raise Unsupported(f"COPY flags are not followed by the image tests: {args!r}")
+def copy_args(args: str) -> tuple[list[str], str, str | None]:
+    """``COPY [--from=stage] src... dest`` → (sources, dest, stage); other flags are not
+    followed."""
+    words = shlex.split(args)
+    stage = None
+    while words and words[0].startswith("--"):
+        flag = words.pop(0)
+        if not flag.startswith("--from="):
+            raise Unsupported(f"COPY flag {flag} is not followed by the image tests: {args!r}")
+        stage = flag.split("=", 1)[1]
+    if words and words[0].startswith("["):
+        words = exec_form(" ".join(words), "COPY")
     if len(words) < 2:
         raise Unsupported(f"COPY needs a source and a destination: {args!r}")
-    return words[:-1], words[-1]
+    return words[:-1], words[-1], stage
+
+
+def from_args(args: str) -> tuple[str, str | None]:
+    """``FROM image [AS name]`` → (image, name)."""
+    words = args.split()
+    if len(words) == 1 and not words[0].startswith("--"):
+        return words[0], None
+    if len(words) == 3 and words[1].upper() == "AS":
+        return words[0], words[2]
+    raise Unsupported(f"FROM {args!r}")
+
+
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def expand(value: str, env: dict[str, str]) -> str:
+    """``$NAME`` and ``${NAME}`` in an ENV value, from what is already set (Docker's rule)."""
+    return _VARIABLE.sub(lambda m: env.get(m.group(1) or m.group(2), ""), value)
 
 
 def shell_commands(script: str) -> list[list[str]]:
@@ -138,15 +163,36 @@ def healthcheck(args: str) -> Healthcheck:
     return Healthcheck(exec_form(command.strip(), "HEALTHCHECK CMD"), **values)  # type: ignore[arg-type]
 
 
+# what the python:3.11-slim-bookworm base image sets (docker image inspect)
+BASE_ENV = {"PATH": "/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "LANG": "C.UTF-8"}
+
+
 @dataclass
 class Dockerfile:
-    """The parts of one Dockerfile the image tests follow, in order."""
+    """The parts of one Dockerfile (or of one of its stages) the image tests follow, in
+    order."""
 
     instructions: list[Instruction]
 
     @classmethod
     def read(cls, path: Path) -> Dockerfile:
         return cls(parse(path.read_text()))
+
+    def stages(self) -> list[Dockerfile]:
+        """One Dockerfile per FROM (a multi-stage build): the last one is the image."""
+        stages: list[Dockerfile] = []
+        for instruction in self.instructions:
+            if instruction.keyword == "FROM":
+                stages.append(Dockerfile([]))
+            elif not stages:
+                raise Unsupported(f"line {instruction.line}: {instruction.keyword} before FROM")
+            stages[-1].instructions.append(instruction)
+        return stages
+
+    @property
+    def final(self) -> Dockerfile:
+        return self.stages()[-1]
 
     def all(self, keyword: str) -> list[Instruction]:
         return [i for i in self.instructions if i.keyword == keyword]
@@ -158,9 +204,10 @@ class Dockerfile:
         return found[-1]
 
     def env(self) -> dict[str, str]:
-        out: dict[str, str] = {}
+        """What ENV sets (``$NAME`` expanded, the base image's PATH included)."""
+        out: dict[str, str] = dict(BASE_ENV)
         for instruction in self.all("ENV"):
-            out.update(env_pairs(instruction.args))
+            out.update({k: expand(v, out) for k, v in env_pairs(instruction.args).items()})
         return out
 
     def cmd(self) -> list[str]:

@@ -1,13 +1,14 @@
 """The Docker image without a Docker engine: hadolint on the Dockerfile, docker-compose.yml
-checked against the image and app/config.py, and the image's own steps followed in a fresh
-virtual environment.
+checked against the image and app/config.py, and the image's own steps followed on this
+machine (tests/deploy/engine.py builds it with a real engine where there is one).
 
-The steps are read from the Dockerfile (ENV, WORKDIR, COPY honouring .dockerignore, RUN,
-USER, CMD, HEALTHCHECK), never copied here, so a Dockerfile change that would break the
-image breaks this test. Container paths are re-rooted under a temporary directory; the
-base image's ``python`` is a fresh venv; the image's user is a throwaway system user (when
-the test runs as root, as in CI) and the server runs as that user, on 127.0.0.1 and a free
-port, until the HEALTHCHECK command passes.
+The steps are read from the Dockerfile (FROM ... AS, ENV, WORKDIR, COPY [--from] honouring
+.dockerignore, RUN, USER, CMD, HEALTHCHECK), never copied here, so a Dockerfile change that
+would break the image breaks this test. Each stage's container paths are re-rooted under a
+directory of its own; the base image's Python is a fresh venv at the stage's /usr/local;
+the build stage is deleted once the image is done; the image's user is a throwaway system
+user (when the test runs as root, as in CI) and the server runs as that user, on 127.0.0.1
+and a free port, until the HEALTHCHECK command passes.
 """
 
 from __future__ import annotations
@@ -31,8 +32,14 @@ from alembic.script import ScriptDirectory
 
 from app.config import Settings
 from app.db.models import Base
-from app.games import ENGINES
-from tests.deploy.dockerfile import Dockerfile, DockerIgnore, copy_args, flag_value, with_flag
+from tests.deploy.checks import exercise, leftovers
+from tests.deploy.dockerfile import (
+    Dockerfile,
+    DockerIgnore,
+    copy_args,
+    from_args,
+    shell_commands,
+)
 from tests.deploy.image_steps import IS_ROOT, ImageSteps, base_python, snapshot
 from tests.support.server import free_port
 
@@ -73,29 +80,62 @@ def test_hadolint_config_is_strict() -> None:
 
 
 def test_dockerfile_is_consistent(dockerfile: Dockerfile) -> None:
-    """Ports, data directory and user agree between CMD, HEALTHCHECK, EXPOSE, ENV, VOLUME."""
-    cmd, check = dockerfile.cmd(), dockerfile.healthcheck()
-    port = flag_value(cmd, "--port")
-    assert port is not None and flag_value(cmd, "--host") == "0.0.0.0", cmd
-    assert dockerfile.exposed_ports() == [int(port)]
-    assert any(f"127.0.0.1:{port}/healthz" in word for word in check.command), check
-    data_dir = dockerfile.env()["LUDOTECA_DATA_DIR"]
-    assert data_dir in dockerfile.volumes(), "the data directory must be the volume"
-    user = dockerfile.last("USER").args.split(":")
+    """The image's port, data directory and user agree between ENV, CMD, HEALTHCHECK,
+    EXPOSE and VOLUME."""
+    image = dockerfile.final
+    env, check = image.env(), image.healthcheck()
+    assert env["LUDOTECA_HOST"] == "0.0.0.0"
+    port = env["LUDOTECA_PORT"]
+    # the CMD takes host and port from the environment (so `-e LUDOTECA_PORT` moves both the
+    # server and its health check)
+    assert image.cmd() == ["ludoteca", "serve"]
+    assert image.exposed_ports() == [int(port)]
+    probe = " ".join(check.command)
+    assert "127.0.0.1:%s/healthz" in probe and f"'LUDOTECA_PORT', '{port}'" in probe, probe
+    data_dir = env["LUDOTECA_DATA_DIR"]
+    assert data_dir in image.volumes(), "the data directory must be the volume"
+    user = image.last("USER").args.split(":")
     assert user[0] not in ("0", "root") and user[0].isdigit(), "a numeric, non-root USER"
-    assert dockerfile.last("USER").line > max(i.line for i in dockerfile.all("RUN"))
-    assert dockerfile.env().get("PYTHONDONTWRITEBYTECODE") == "1"
+    assert image.last("USER").line > max(i.line for i in image.all("RUN"))
+    assert env.get("PYTHONDONTWRITEBYTECODE") == "1"
+    assert env["PATH"].startswith("/opt/ludoteca/bin:")
+
+
+def test_the_image_is_built_from_the_lock(dockerfile: Dockerfile) -> None:
+    """The build stage installs uv by hash and then exactly uv.lock (`uv sync --locked`,
+    which refuses a lock that disagrees with pyproject.toml); the image itself holds only
+    what it copies from there."""
+    build, image = dockerfile.stages()[0], dockerfile.final
+    assert len(dockerfile.stages()) == 2
+    assert from_args(build.instructions[0].args)[1] == "build"
+    runs = [shell_commands(i.args) for i in build.all("RUN")]
+    assert ["pip", "install", "--require-hashes", "--only-binary", ":all:", "-r",
+            "requirements-uv.txt"] in [c for r in runs for c in r]
+    syncs = [c for r in runs for c in r if c[:2] == ["uv", "sync"]]
+    assert syncs and all("--locked" in c and "--no-editable" in c for c in syncs), syncs
+    assert not any("--extra" in c or "--all-extras" in c for c in syncs), "no test packages"
+    copied = {s for i in build.all("COPY") for s in copy_args(i.args)[0]}
+    assert {"requirements-uv.txt", "uv.lock", "pyproject.toml", "setup.py"} <= copied
+    env = build.env()
+    assert env["UV_PROJECT_ENVIRONMENT"] == "/opt/ludoteca"
+    assert env["UV_PYTHON_DOWNLOADS"] == "never"
+    final_copies = [copy_args(i.args) for i in image.all("COPY")]
+    assert final_copies == [(["/opt/ludoteca"], "/opt/ludoteca", "build")], final_copies
+    assert image.instructions[0].args == build.instructions[0].args.split()[0], (
+        "both stages on one base: the environment's python must be where it was built")
 
 
 def test_every_copy_source_is_in_the_build_context(dockerfile: Dockerfile) -> None:
     ignore = DockerIgnore((ROOT / ".dockerignore").read_text())
     for instruction in dockerfile.all("COPY"):
-        sources, _ = copy_args(instruction.args)
+        sources, _, stage = copy_args(instruction.args)
+        if stage is not None:
+            continue
         for source in sources:
             assert (ROOT / source).exists(), f"COPY {source}: no such file"
             assert not ignore.excluded(source), f"COPY {source}: excluded by .dockerignore"
     for junk in (".venv/bin/python", "app/__pycache__/config.cpython-311.pyc", "data/x.db",
-                 ".git/HEAD", "ludoteca.egg-info/PKG-INFO"):
+                 ".git/HEAD", "ludoteca.egg-info/PKG-INFO", "build/lib/app/cli.py"):
         assert ignore.excluded(junk), junk
     assert not ignore.excluded("app/config.py")
 
@@ -113,6 +153,7 @@ def _settings_env_names() -> set[str]:
 
 
 def test_compose_file(dockerfile: Dockerfile) -> None:
+    dockerfile = dockerfile.final
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     # the default: PostgreSQL and one app process; the "scale" profile: Redis, two replicas
@@ -142,13 +183,20 @@ def test_compose_file(dockerfile: Dockerfile) -> None:
     # no secret baked into the file: empty means "generated once into the data volume"
     assert app["environment"]["LUDOTECA_SECRET_KEY"] in ("${LUDOTECA_SECRET_KEY:-}",
                                                         "${LUDOTECA_SECRET_KEY}")
+    assert app["environment"]["LUDOTECA_OPERATOR_TOKEN"] == "${LUDOTECA_OPERATOR_TOKEN:-}"
     # the named volume sits on the image's data directory; the port is the image's
     data_dir = dockerfile.env()["LUDOTECA_DATA_DIR"]
     assert any(v.split(":")[1] == data_dir for v in app["volumes"])
-    port = flag_value(dockerfile.cmd(), "--port")
+    port = dockerfile.env()["LUDOTECA_PORT"]
     assert any(p.split(":")[-1] == port for p in app["ports"])
     for volume in [v.split(":")[0] for s in services.values() for v in s.get("volumes", [])]:
-        assert volume in compose["volumes"], f"volume {volume} is not declared"
+        if volume.startswith("./"):  # a file of the repository, mounted
+            assert (ROOT / volume).is_file(), f"{volume} is not in the repository"
+        else:
+            assert volume in compose["volumes"], f"volume {volume} is not declared"
+    # configuration is mounted from files: `configs: content:` is ignored by some compose
+    # implementations (nginx would then serve its default page)
+    assert "configs" not in compose and all("configs" not in s for s in services.values())
 
 
 def _check_replicas(services: dict, app: dict, dockerfile: Dockerfile) -> None:
@@ -170,7 +218,10 @@ def _check_replicas(services: dict, app: dict, dockerfile: Dockerfile) -> None:
     assert services["app-a"]["volumes"] == services["app-b"]["volumes"]
     assert services["app-b"]["depends_on"]["app-a"]["condition"] == "service_healthy"
     proxy = services["proxy"]
-    assert {c["source"] for c in proxy["configs"]} == {"nginx"}
+    assert proxy["volumes"] == ["./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"]
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server app-a:8000" in conf and "server app-b:8000" in conf
+    assert "$$" not in conf  # a plain nginx file: no compose escaping
     assert set(proxy["depends_on"]) == {"app-a", "app-b"}
 
 
@@ -203,23 +254,22 @@ def image(dockerfile: Dockerfile) -> Iterator[ImageSteps]:
             pytest.fail(message)
         pytest.skip(message)
     # not pytest's tmp_path: it is private to root, and the image's user must reach its files
-    root = Path(tempfile.mkdtemp(prefix="ludoteca-image-"))
-    root.chmod(0o755)
-    steps = ImageSteps(dockerfile, root)
+    where = Path(tempfile.mkdtemp(prefix="ludoteca-image-"))
+    where.chmod(0o755)
+    steps = ImageSteps(dockerfile, where, base)
     try:
-        steps.make_python(base)
         steps.follow()
         if not IS_ROOT:
             # files the image's root owns are read-only to its user; as a plain user we can
             # only drop our own write permission on them
-            for path in [steps.host("."), *steps.host(".").rglob("*"), steps.venv,
-                         *steps.venv.rglob("*")]:
-                if not path.is_symlink():
+            data = Path(steps.env["LUDOTECA_DATA_DIR"])
+            for path in [steps.root, *steps.root.rglob("*")]:
+                if not path.is_symlink() and not path.is_relative_to(data):
                     path.chmod(path.stat().st_mode & ~0o222)
         yield steps
     finally:
         if not IS_ROOT:
-            for path in [root, *root.rglob("*")]:
+            for path in [where, *where.rglob("*")]:
                 if not path.is_symlink():
                     path.chmod(path.stat().st_mode | 0o200)
         steps.cleanup()
@@ -230,24 +280,38 @@ def test_the_image_installs_starts_as_its_user_and_passes_its_health_check(
     if not IS_ROOT:
         print("not root: the server runs as this user (no privilege drop); the code is made "
               "read-only instead of root-owned")
+    final = dockerfile.final
     data_dir = Path(image.env["LUDOTECA_DATA_DIR"])
     assert data_dir.is_dir() and data_dir.stat().st_uid == image.uid, "data dir not the user's"
-    workdir = image.host(".")
 
+    # only the base image, the environment copied from the build stage, and the data volume;
+    # no uv, no sources, no build/ or *.egg-info
+    assert sorted(p.name for p in image.root.iterdir()) == ["data", "opt", "usr"]
+    environment = image.host("/opt/ludoteca")
+    site = next(environment.glob("lib/python3*/site-packages"))
+    assert not leftovers(image.root, environment, site, image.host("/usr/local"))
+    assert not (environment / "bin" / "uv").exists() and not (image.venv / "bin" / "uv").exists()
+    installed = {p.name for p in site.iterdir()}
+    assert {"app", "fastapi", "prometheus_client", "segno"} <= installed
+    assert not {"pytest", "playwright", "ruff", "schemathesis"} & installed  # no test extras
+    for shipped in ("templates", "static", "migrations"):
+        assert (site / "app" / shipped).is_dir()
+    assert (site / "app" / "migrations" / "alembic.ini").is_file()
+
+    # the container's own settings as `docker run -e` would give them: loopback, a free port
     port = str(free_port())
-    image_port = flag_value(dockerfile.cmd(), "--port")
-    argv = with_flag(with_flag(dockerfile.cmd(), "--host", "127.0.0.1"), "--port", port)
-    check = dockerfile.healthcheck()
-    probe = [w.replace(f":{image_port}/", f":{port}/") for w in check.command]
-    before = snapshot(workdir, image.venv)
-    log = image.root / "server.log"
-    with _server(image, argv, log) as server:
+    image.env.update(LUDOTECA_HOST="127.0.0.1", LUDOTECA_PORT=port)
+    check = final.healthcheck()
+    before = snapshot(image.root)
+    before = {k: v for k, v in before.items() if not Path(k).is_relative_to(data_dir)}
+    log = image.base / "server.log"
+    with _server(image, final.cmd(), log) as server:
         # the health check as Docker runs it: in the container, as the image's user
         deadline = time.monotonic() + check.start_period + check.interval * check.retries
         last = None
         while time.monotonic() < deadline:
             assert server.poll() is None, f"the server exited: {log.read_text()[-3000:]}"
-            last = image.run_as_user(probe, timeout=check.timeout)
+            last = image.run_as_user(check.command, timeout=check.timeout)
             if last.returncode == 0:
                 break
             time.sleep(0.5)
@@ -260,38 +324,27 @@ def test_the_image_installs_starts_as_its_user_and_passes_its_health_check(
         if IS_ROOT:
             assert image.uid != 0
 
-        # what the COPY lines brought is served: pages (templates), static files, games
+        # pages (templates), static files, games, a table, and the operator's figures with
+        # the token generated into the data volume
         base = f"http://127.0.0.1:{port}"
-        assert httpx.get(base + "/", timeout=10).status_code == 200
-        asset = next(p for p in sorted((ROOT / "static").rglob("*.js")))
-        r = httpx.get(f"{base}/static/{asset.relative_to(ROOT / 'static').as_posix()}",
-                      timeout=10)
-        assert r.status_code == 200
-        games = {g["id"] for g in httpx.get(base + "/api/games", timeout=10).json()}
-        assert games == set(ENGINES)
-        player = httpx.post(base + "/api/players", json={"name": "Docker"}, timeout=10)
-        assert player.status_code == 201, player.text
-        token = player.json()["token"]
-        game = sorted(ENGINES)[0]
-        table = httpx.post(base + "/api/tables", json={"game": game,
-                                                       "seats": ENGINES[game].min_players},
-                           headers={"Authorization": f"Bearer {token}"}, timeout=10)
-        assert table.status_code == 201, table.text
+        exercise(base, operator_token=(data_dir / "operator_token").read_text().strip())
         # a browser's cookie makes the server read (so generate) its signing key
         from app.api.deps import COOKIE
 
         r = httpx.get(base + "/api/tables", cookies={COOKIE: "forged.cookie"}, timeout=10)
         assert r.status_code in (200, 401), r.text
 
-        # the user cannot write to the code, the venv or the work directory
-        for target in (workdir, workdir / "app", image.venv / "lib"):
+        # the user cannot write to the code, the environment or the image's root
+        for target in (image.root, site / "app", environment, image.venv / "lib"):
             attempt = image.run_as_user(
                 ["python", "-c", f"open({str(target / 'probe')!r}, 'w')"], timeout=30)
             assert attempt.returncode != 0 and "PermissionError" in attempt.stdout, (
                 f"the image's user may write to {target}")
-    assert snapshot(workdir, image.venv) == before, "the server wrote outside its data dir"
+    after = {k: v for k, v in snapshot(image.root).items()
+             if not Path(k).is_relative_to(data_dir)}
+    assert after == before, "the server wrote outside its data dir"
 
-    # the data directory holds the database, migrated, and the generated secret key
+    # the data directory holds the database, migrated, and the generated secrets
     database = data_dir / "ludoteca.db"
     assert database.stat().st_uid == image.uid
     with contextlib.closing(sqlite3.connect(database)) as db:
@@ -302,10 +355,7 @@ def test_the_image_installs_starts_as_its_user_and_passes_its_health_check(
     assert set(Base.metadata.tables) | {"alembic_version"} <= tables
     assert revision == ScriptDirectory(str(ROOT / "migrations")).get_current_head()
     assert stored == 1
-    if "LUDOTECA_SECRET_KEY" not in image.env:
-        key = data_dir / "secret_key"
-        assert key.stat().st_uid == image.uid and stat.S_IMODE(key.stat().st_mode) == 0o600
-    outside = sorted(p.name for p in image.root.iterdir()
-                     if p.name not in {"usr-local", "server.log"}
-                     and not data_dir.is_relative_to(p) and not workdir.is_relative_to(p))
-    assert not outside, f"unexpected files beside the image's directories: {outside}"
+    for name in ("secret_key", "operator_token"):
+        generated = data_dir / name
+        assert generated.stat().st_uid == image.uid
+        assert stat.S_IMODE(generated.stat().st_mode) == 0o600

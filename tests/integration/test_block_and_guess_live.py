@@ -6,8 +6,10 @@ guesser's or a spectator's connection before that build is done."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +22,7 @@ from tests.support.client import ApiClient, SeatClient, seat_players
 pytestmark = pytest.mark.asyncio
 
 ENGINE = ENGINES["block-and-guess"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def play_to_end(clients: list[SeatClient], rng: random.Random,
@@ -198,3 +201,58 @@ async def test_overlapping_placement_is_refused_with_its_code(server) -> None:
     assert error["code"] == "overlap"
     for c in everyone:
         await c.close()
+
+
+async def test_huge_numbers_over_the_wire_are_a_bad_move_and_the_table_goes_on(
+        shared_server) -> None:
+    """10**400 in a placement or a drag: the sender is told the point is off the board (not
+    "the server hit a bug"), nobody else hears of it, and the builder goes on building."""
+    players, table, clients, watchers = await open_all(shared_server, 3)
+    assert players[0].start(table["id"]).status_code == 200
+    everyone = [*clients, *watchers]
+    for c in everyone:
+        await c.wait_status("playing")
+    rng = random.Random(2)
+    while True:
+        newest = max((c.state for c in everyone), key=lambda s: s["version"])
+        if newest["view"]["phase"] == "build":
+            break
+        (mover,) = [c for c in clients if c.state["version"] == newest["version"]
+                    and c.my_turn()]
+        await mover.act(rng.choice(mover.state["legal_actions"]))
+        await asyncio.gather(*(c.wait_version(newest["version"] + 1) for c in everyone))
+        await asyncio.sleep(0.04)
+    builder = next(c for c in clients if c.my_turn())
+    seat = builder.state["seat"]
+    held = next(b for b in builder.state["view"]["builds"] if b["builder"] == seat)["held"]
+    place = {"type": "place", "block": held[0], "x": 200, "y": 100, "angle": 0, "flip": False}
+    version = builder.state["version"]
+    for field in ("x", "y"):
+        await builder.act({**place, field: 10**400})
+        error = await builder.next_of("error")
+        assert error["code"] == "out_of_board", error
+        drag = {k: v for k, v in place.items() if k != "type"}
+        await builder.send({"type": "ephemeral", "data": {**drag, field: -(10**400)}})
+        error = await builder.next_of("error")
+        assert error["code"] == "out_of_board", error
+    for c in everyone:
+        assert c.state["version"] == version
+        assert not any(m["type"] == "error" for m in c.received if c is not builder)
+    await builder.act({**place, "y": geo_half_height(held[0])})
+    await builder.wait_version(version + 1)
+    for c in everyone:
+        await c.close()
+
+
+def geo_half_height(block: int) -> float:
+    return next(t for t in ENGINE.view(ENGINE.setup(3, {}, 0), None)["block_types"]
+                if t["id"] == block)["h"] / 2
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+async def test_the_rules_page_carries_the_card_rulings(shared_server, lang: str) -> None:
+    catalogue = json.loads((ROOT / "app" / "i18n" / f"{lang}.json").read_text())
+    async with httpx.AsyncClient(cookies={"lang": lang}, timeout=10) as http:
+        page = html.unescape((await http.get(f"{shared_server.url}/rules/block-and-guess")).text)
+    for ruling in ("contact", "card4", "card5", "card6", "card9", "reveal"):
+        assert catalogue[f"block-and-guess.rules.ruling_{ruling}"] in page, ruling

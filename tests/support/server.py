@@ -12,6 +12,9 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+# the operators' token of every test server: /metrics and /metrics.json ask for it
+OPERATOR_TOKEN = "test-operator-token"
+OPERATOR = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
 
 
 def free_port() -> int:
@@ -42,7 +45,9 @@ class LiveServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "LUDOTECA_DATABASE_URL": self.database_url,
                "LUDOTECA_DATA_DIR": str(self.data_dir), "LUDOTECA_SECRET_KEY": "test-secret",
-               **self.extra_env}
+               "LUDOTECA_OPERATOR_TOKEN": OPERATOR_TOKEN,
+               # tables may take a fixed seed (app/api/lobby.py requested_seed): tests only
+               "LUDOTECA_TEST_SEEDS": "1", **self.extra_env}
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         log = self._log
         self.process = subprocess.Popen(

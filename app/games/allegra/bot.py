@@ -341,7 +341,8 @@ class AllegraBot:
         """Step b: take the knocker's card worth most to the bot for its worst one."""
         knock: Any = view["knock"]
         theirs = display_slots(board.n, int(knock["accepted"]))
-        held = int(knock["held"])
+        # the knocker's card in hand is hidden from the active player: reckon on the mean
+        held = int(knock["held"]) if knock.get("held") is not None else round(board.mean)
         best: tuple[float, Action] | None = None
         for action in legal:
             took, gave = theirs[action["take"]], board.display[action["give"]]

@@ -32,10 +32,12 @@ Rulings made here (besides those in RULES.md, all shown on the rules page):
   including one it declined before or that a neighbour's move completed.
 - The card a turn exchanges out of the active display goes to the discard pile at the end of
   the turn, after any cleared cards ("al final de su turno"); a discarded drawn card goes at once.
-- The card a knocker takes into hand (step a) is shown to everyone: it will lie face up at
-  step c anyway. If the active player cannot take a card at step b (only possible when the
-  one card left in R's display is also the only card left in theirs) that card is
-  discarded and the turn ends after the active player's clear.
+- The card a knocker takes into hand (step a) is known only to the knocker until it lies
+  face up (step c, or the discard pile): its value is in the knocker's view and event
+  alone; everyone else sees that R holds a card. If the active player cannot take a card
+  at step b (only possible when the one card left in R's display is also the only card left
+  in theirs) that card is discarded face up and the turn ends after the active player's
+  clear.
 - When the deck is empty, every discard under the top one is shuffled into a new deck.
 - A player skipped for having no face-down card does not end the round (RULES.md ruling:
   only the active player's completed display does). In the final round a skipped seat has
@@ -352,9 +354,11 @@ class AllegraEngine(BaseEngine):
         taken = s.grid[owner][index]
         assert taken is not None and s.hand is not None
         s.grid[owner][index], s.up[owner][index] = s.hand, True
-        events.append(Event("knock_placed", {"seat": seat, "pos": pos, "owner": owner,
-                                             "slot": index, "value": s.values[s.hand],
-                                             "taken": s.values[taken]}))
+        placed = {"seat": seat, "pos": pos, "owner": owner, "slot": index,
+                  "value": s.values[s.hand]}
+        # the card taken into hand is the knocker's secret until it lies face up (step c)
+        events.append(Event("knock_placed", {**placed, "taken": s.values[taken]},
+                            visible_to=frozenset({seat}), redacted=placed))
         s.held, s.hand = taken, None
         after_action(s, seat, "knock_take", events)
 
@@ -446,12 +450,15 @@ class AllegraEngine(BaseEngine):
     # ----------------------------------------------------------------------- test hooks
 
     def scramble(self, state: AllegraState, seat: int | None, rng: Rng) -> AllegraState:
-        """Re-deal what nobody sees: the deck and every face-down card (and future shuffles)."""
+        """Re-deal what ``seat`` does not see: the deck, every face-down card, the card a
+        knocker holds unless ``seat`` is that knocker (and future shuffles)."""
         s = clone(state)
         hidden = list(s.deck)
         for owner in range(s.seats):
             hidden += [c for c, up in zip(s.grid[owner], s.up[owner], strict=True)
                        if c is not None and not up]
+        if s.held is not None and seat != s.knocker:
+            hidden.append(s.held)  # only the knocker knows the card in hand
         faces = [s.values[c] for c in hidden]
         rng.shuffle(faces)
         for card, value in zip(hidden, faces, strict=True):

@@ -61,9 +61,12 @@ def lines_of(state: AllegraState, seat: int) -> list[list[int]]:
 
 
 def can_knock(state: AllegraState, seat: int) -> bool:
-    """Whether ``seat`` could knock for a card the active player draws now."""
+    """Whether ``seat`` could knock for a card the active player draws now: not with 3 or
+    fewer cards left, nor after its last move, nor with no face-down card left (such a
+    player "can take no action" at all, RULES.md §5)."""
     return (state.seats >= 3 and bool(state.options["knock"]) and seat != state.current
-            and not state.done[seat] and cards_in_display(state, seat) >= KNOCK_MIN_CARDS)
+            and not state.done[seat] and cards_in_display(state, seat) >= KNOCK_MIN_CARDS
+            and face_down_count(state, seat) > 0)
 
 
 def face_down_count(state: AllegraState, seat: int) -> int:

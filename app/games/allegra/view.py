@@ -1,9 +1,10 @@
 """What each seat of an Allegra table may see (``AllegraEngine.view``).
 
 Everything on the table is public except the deck's order and the values of face-down cards,
-which nobody knows, their owners included. So every seat gets the same picture; only
-``you`` and ``legal`` differ. No card id ever appears: cells are shown by position, face-up
-cards by their value alone.
+which nobody knows, their owners included, and the card an accepted knocker holds in hand
+between steps a and c of a knock, which only that knocker knows. So every seat gets the same
+picture but for ``you``, ``legal`` and the knocker's ``knock.held``. No card id ever
+appears: cells are shown by position, face-up cards by their value alone.
 """
 
 from __future__ import annotations
@@ -78,7 +79,10 @@ def build_view(engine: AllegraEngine, state: AllegraState, seat: int | None) -> 
             "passed": list(state.passed),
             "knockers": list(state.knockers),
             "accepted": state.knocker,
-            "held": _value(state, state.held),
+            # the card in the knocker's hand: its value for the knocker alone
+            "holding": state.held is not None,
+            "held": _value(state, state.held) if me is not None and me == state.knocker
+            else None,
         }
     results: list[Any] = [{k: r[k] for k in SUMMARY_KEYS} for r in state.results]
     outcome = engine.outcome(state)

@@ -12,8 +12,10 @@ Definitions (documented on the rules page):
   than ``OVERLAP_TOL`` on every separating axis (so blocks that merely touch never overlap);
 - touching: the distance between two blocks is at most ``TOUCH``;
 - on the ground: the block's lowest point is within ``TOUCH`` of y=0;
-- resting on: block A rests on block B when A lowered by ``SINK`` would overlap B (B holds
-  it up from below; a side-by-side contact is not support);
+- resting on: block A rests on block B when they touch and A lowered by ``SINK`` would
+  overlap B (B holds it up from below; a side-by-side contact is not support, and a block
+  hovering above another without touching it is not held up by it: RULES.md §6's ruling
+  that support means contact);
 - standing (RULES.md's "must stand" **Ruling**): every block is on the ground or rests on a
   block that itself stands (a chain of support down to the ground).
 """
@@ -131,6 +133,8 @@ def on_ground(a: Parts) -> bool:
 
 
 def rests_on(upper: Parts, lower: Parts) -> bool:
+    if not touching(upper, lower):
+        return False
     sunk = tuple(tuple((x, y - SINK) for x, y in part) for part in upper)
     return overlap(sunk, lower)
 

@@ -11,14 +11,16 @@ stage 2 with more blocks; stage 2 right: 1 point. Roles and rounds: ``roles.py``
 
 Secrets: a build's target number is known to this round's builders; everyone else (guessers,
 spectators) learns it only when the build is done (right, or wrong in stage 2), in views,
-events and legal actions alike. Everything else is public. Dragging a block is an
-``ephemeral`` update (relayed, never stored); placing, moving, removing and submitting are
-actions. Chat is closed to the round's builders (``chat_allowed``).
+events and legal actions alike. Answers are judged together when the guess phase is over for
+every build in play (``_judge``): until then nobody learns whether an answer was right, and
+the scores do not move (RULES.md §6 ruling on the secrecy of the targets). Everything else
+is public. Dragging a block is an ``ephemeral`` update (relayed, never stored); placing,
+moving, removing and submitting are actions. Chat is closed to the round's builders
+(``chat_allowed``).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -299,8 +301,11 @@ class BlockAndGuessEngine(BaseEngine):
         require(block in mine["held"], "not_your_block", "that block is not one of yours")
         x = action_field(data, "x", (int, float))
         y = action_field(data, "y", (int, float))
-        require(math.isfinite(x) and math.isfinite(y) and 0 <= x <= geo.BOARD_W
-                and 0 <= y <= geo.BOARD_H, "out_of_board", "that point is off the board")
+        # compared before any conversion: Python compares a huge int (10**400) with a float
+        # exactly, while float() or math.isfinite() of it raises OverflowError; NaN and the
+        # infinities fail the comparisons too
+        require(0 <= x <= geo.BOARD_W and 0 <= y <= geo.BOARD_H, "out_of_board",
+                "that point is off the board")
         angle = action_field(data, "angle", int)
         require(0 <= angle < 360 and angle % geo.ANGLE_STEP == 0, "bad_angle",
                 f"turn blocks in steps of {geo.ANGLE_STEP} degrees (0 to 345)")
@@ -371,29 +376,16 @@ class BlockAndGuessEngine(BaseEngine):
                             visible_to=frozenset(self.guessers(s, target["builder"]))))
 
     def _guess(self, s: JSON, seat: int, action: Action, events: list[Event]) -> None:
+        """The team's answer, final; judged only when every build in play has its answer
+        (RULES.md §6 ruling: both teams may have drawn the same number, so a right answer,
+        its target and the scores are held until the guess phase is over for every team)."""
         target, obj = self._guess_target(s, seat, action)
-        right = obj == target["target"]
-        points = (2 if s["stage"] == 1 else 1) if right else 0
         target.update(guess=obj, guessed_by=seat, question=False)
-        if right:
-            receivers = {roles.team_of(s, seat), target["team"]}
-            for team in receivers:
-                s["points"][team] += points
-                s["round_points"][team] += points
-        else:
-            target["wrong"].append(obj)
-        done = right or s["stage"] == 2
         events.append(Event("guessed", {"seat": seat, "build": target["builder"], "object": obj,
-                                        "name": _name(s, obj), "right": right,
-                                        "points": points}))
-        if done:
-            target.update(in_play=False, revealed=True,
-                          result=(f"right{s['stage']}" if right else "missed"))
-            events.append(Event("revealed", {"build": target["builder"],
-                                             "target": target["target"],
-                                             "name": _name(s, target["target"])}))
+                                        "name": _name(s, obj)}))
         if any(x["in_play"] and x["guess"] is None for x in s["builds"]):
             return
+        self._judge(s, events)
         if s["stage"] == 1 and any(x["in_play"] for x in s["builds"]):
             s["stage"] = 2
             for x in s["builds"]:
@@ -403,6 +395,30 @@ class BlockAndGuessEngine(BaseEngine):
             self._start_draft(s)
             return
         self._end_round(s, events)
+
+    def _judge(self, s: JSON, events: list[Event]) -> None:
+        """Every answer of the phase at once: points, right or wrong, and the targets of the
+        builds that are done (right, or wrong in stage 2)."""
+        for x in s["builds"]:
+            if not x["in_play"]:
+                continue
+            obj = x["guess"]
+            right = obj == x["target"]
+            points = (2 if s["stage"] == 1 else 1) if right else 0
+            if right:
+                for team in {roles.team_of(s, x["guessed_by"]), x["team"]}:
+                    s["points"][team] += points
+                    s["round_points"][team] += points
+            else:
+                x["wrong"].append(obj)
+            events.append(Event("judged", {"seat": x["guessed_by"], "build": x["builder"],
+                                           "object": obj, "name": _name(s, obj),
+                                           "right": right, "points": points}))
+            if right or s["stage"] == 2:
+                x.update(in_play=False, revealed=True,
+                         result=(f"right{s['stage']}" if right else "missed"))
+                events.append(Event("revealed", {"build": x["builder"], "target": x["target"],
+                                                 "name": _name(s, x["target"])}))
 
     def _ask_front(self, s: JSON, seat: int, action: Action, events: list[Event]) -> None:
         self._fields(action, "build")

@@ -20,9 +20,10 @@ def block_types() -> list[JSON]:
     out = []
     for b in BLOCKS:
         w, h = geo.size(b.id)
+        # the parts exactly as the server's geometry uses them: the page runs the same
+        # checks (static/js/games/block-and-guess/geometry.js) to find spots it will accept
         out.append({"id": b.id, "key": b.key, "colour": b.colour, "w": w, "h": h,
-                    "parts": [[[round(x, 3), round(y, 3)] for x, y in part]
-                              for part in geo.local_parts(b.id)]})
+                    "parts": [[[x, y] for x, y in part] for part in geo.local_parts(b.id)]})
     return out
 
 
@@ -91,7 +92,8 @@ def view_of(engine: Any, s: JSON, me: int | None, reveal: bool = False) -> JSON:
                     for r in s["results"]],
         "holding_up": sorted(engine.holding_up(s)),
         "board": {"w": geo.BOARD_W, "h": geo.BOARD_H, "angle_step": geo.ANGLE_STEP,
-                  "touch": geo.TOUCH, "rotation": card != 4},
+                  "touch": geo.TOUCH, "overlap": geo.OVERLAP_TOL, "sink": geo.SINK,
+                  "rotation": card != 4},
         "block_types": block_types(),
         "continuous": continuous,
         "clue_cards": len(s["clue_deck"]),

@@ -115,6 +115,7 @@ class Connect:
     name: str = ""
     invite: str | None = None
     watch: bool = False  # came with the table's spectator key (may watch, never sit)
+    screen: bool = False  # a table screen: never shown the all-hands view
 
 
 @dataclass(slots=True)

@@ -69,7 +69,7 @@ def connect(table: TableState, cmd: Connect, now: float) -> Decision:
             raise AppError("too_many_connections",
                            f"at most {CONNECTIONS_PER_PLAYER} connections per player to one "
                            "table: close another tab first", 429)
-    conn = Conn(cmd.conn, cmd.player_id, cmd.name, seat)
+    conn = Conn(cmd.conn, cmd.player_id, cmd.name, seat, cmd.screen)
     table = evolve(table, conns={**table.conns, cmd.conn: conn})
     table, effects = presence_changed(table, now)
     # the newcomer gets everything so far; everyone else, the new presence

@@ -41,6 +41,9 @@ class Conn:
     player_id: str | None
     name: str  # the player's display name (spectators are listed by it)
     seat: int | None
+    # a table screen (/tables/<id>/screen): a spectator that never gets the "all hands" view
+    # a cooperative table may allow its spectators (the whole room sees the screen)
+    screen: bool = False
 
 
 @dataclass(slots=True)

@@ -142,15 +142,17 @@ def rematch_json(table: TableState, seat: int | None) -> dict[str, Any] | None:
 
 def state_message(table: TableState, seat: int | None, now: float,
                   events: Sequence[Event] = (), shared_part: dict[str, Any] | None = None,
-                  with_history: bool = False) -> dict[str, Any]:
-    """What ``seat`` (None: a spectator) is sent: its view and legal actions, and what
+                  with_history: bool = False, screen: bool = False) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator; ``screen``: a table screen, never the all-hands
+    view) is sent: its view and legal actions, and what
     every seat is told alike. (Once per seat per change: kept to the calls it needs.)"""
     engine, state = table.engine, table.game_state
     playing = table.status is TableStatus.PLAYING and state is not None
     legal: list[Any] = []
     if seat is None:
         view = None if state is None else (
-            engine.view_all(state) if sees_all(table, None) else engine.view(state, None))
+            engine.view_all(state) if sees_all(table, None) and not screen
+            else engine.view(state, None))
         chat = spectator_chat_allowed(table)
     else:
         view = None if state is None else engine.view(state, seat)

@@ -3,19 +3,11 @@
 // counts, the deck, scores) and offers exactly what legal_actions lists. It holds no rules:
 // the cards you select are turned into one of the listed actions (play, pass, exchange, Ollin
 // discard) or nothing, and a button is only enabled when its action is listed.
-import { svg } from "../svg.js";
-import { cardSvg } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
+import { alebrijeFace } from "../ui/faces/alebrijes.js";
 
 const SUITS = ["blue", "green", "pink", "orange"];
-const LOOK = {
-  blue: { fill: "#cfe0ff", ink: "#1a4fa8" },
-  green: { fill: "#d3f0d6", ink: "#1f6b2e" },
-  pink: { fill: "#ffd6e8", ink: "#a3245c" },
-  orange: { fill: "#ffe0c2", ink: "#8f4400" },
-  wild: { fill: "#ece0ff", ink: "#4a2d6e" },
-};
 
 // the cards you have selected (ids), kept across re-renders of the same table
 const local = { table: null, selected: new Set() };
@@ -35,18 +27,9 @@ function comboText(ctx, combo) {
   return combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
 }
 
-// the Ollin symbol: a ring with four rays, drawn in the card's lower corner
-function ollinMark() {
-  return svg("g", { class: "ab-ollin", transform: "translate(4 62)", "aria-hidden": "true" },
-    svg("circle", { cx: 9, cy: 9, r: 8.5, fill: "#1f2230" }),
-    svg("path", { d: "M9 2v4M9 12v4M2 9h4M12 9h4", stroke: "#ffd34d", "stroke-width": 2.2, "stroke-linecap": "round" }),
-    svg("circle", { cx: 9, cy: 9, r: 2.2, fill: "#ffd34d" }));
-}
-
+// a card's face: its animal family (../ui/faces/alebrijes.js), the Ollin mark when it has one
 function face(ctx, card, cls = "") {
-  const look = LOOK[card.suit] || LOOK.wild;
-  return cardSvg({ fill: look.fill, ink: look.ink, value: card.number, symbol: card.suit, label: cardName(ctx, card),
-    marks: card.ollin ? [ollinMark()] : [], className: `abcard ${cls}`.trim() });
+  return alebrijeFace({ suit: card.suit, number: card.number, ollin: card.ollin, label: cardName(ctx, card), className: cls });
 }
 
 // ------------------------------------------------------------------------ selection → action
@@ -185,35 +168,43 @@ function trickPanel(ctx, message) {
     moves.length ? el("ol", { class: "ab-moves" }, moves) : null);
 }
 
+// One row per player. On a phone the "this trick" state is a line under the name (four
+// narrow columns fit 320 px); once the game is over only the scores are left.
 function playersPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
+  const over = view.phase === "over";
   const rows = view.players.map((p) => {
     let chance = t("alebrijes.chance.waiting");
     if (view.phase === "exchange") chance = p.exchanged ? t("alebrijes.chance.exchanged") : t("alebrijes.chance.to_exchange");
     else if (p.chance) chance = t(`alebrijes.chance.${p.chance}`);
-    const current = view.current === p.seat;
+    const current = !over && view.current === p.seat;
     return el("tr", { class: `${current ? "current" : ""}${p.seat === message.seat ? " me" : ""}`, dataset: { seat: p.seat } },
-      el("th", { scope: "row" }, current ? `▶ ${who(ctx, p.seat)}` : who(ctx, p.seat), p.seat === view.leader ? el("span", { class: "badge" }, t("alebrijes.label.token")) : null),
-      el("td", { class: "ab-count" }, String(p.cards)),
-      el("td", {}, chance),
-      el("td", {}, String(p.total)),
-      el("td", {}, String(p.rounds_won)));
+      el("th", { scope: "row" }, el("span", { class: "ab-name" }, current ? `▶ ${who(ctx, p.seat)}` : who(ctx, p.seat)),
+        !over && p.seat === view.leader ? el("span", { class: "badge" }, t("alebrijes.label.token")) : null,
+        over ? null : el("span", { class: "ab-chance-line" }, chance)),
+      over ? null : el("td", { class: "ab-count" }, String(p.cards)),
+      over ? null : el("td", { class: "ab-chance" }, chance),
+      el("td", { class: "num" }, String(p.total)),
+      el("td", { class: "num" }, String(p.rounds_won)));
   });
+  const cols = over ? ["player", "total", "won"] : ["player", "cards", "chance", "total", "won"];
   return el("section", { class: "card ab-players" },
-    el("table", { class: "ab-table" },
+    el("table", { class: `ab-table${over ? " over" : ""}` },
       el("caption", {}, t("alebrijes.label.players")),
-      el("thead", {}, el("tr", {}, ["player", "cards", "chance", "total", "won"].map((k) => el("th", { scope: "col" }, t(`alebrijes.col.${k}`))))),
+      el("thead", {}, el("tr", {}, cols.map((k) => el("th", { scope: "col", class: `ab-col-${k}` }, t(`alebrijes.col.${k}`))))),
       el("tbody", {}, rows)));
 }
 
+// the round, the deck and the discards; at the end of the game only the round is left
 function statusBar(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
+  const over = view.phase === "over";
   return el("section", { class: "card ab-status" },
     el("span", { class: "stat", id: "ab-round" }, t("alebrijes.label.round", { round: view.round, total: view.rounds_total })),
-    el("span", { class: "stat", id: "ab-deck" }, view.deck ? t("alebrijes.label.deck", { n: view.deck }) : t("alebrijes.label.deck_empty")),
-    el("span", { class: "stat" }, t("alebrijes.label.discards", { played: view.played.length, down: view.face_down })));
+    over ? null : el("span", { class: "stat", id: "ab-deck" }, view.deck ? t("alebrijes.label.deck", { n: view.deck }) : t("alebrijes.label.deck_empty")),
+    over ? null : el("span", { class: "stat" }, t("alebrijes.label.discards", { played: view.played.length, down: view.face_down })));
 }
 
 function roundsPanel(ctx, message) {

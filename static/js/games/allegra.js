@@ -3,28 +3,21 @@
 // drawn card shown to all, the knock window, round scores) and offers exactly what
 // legal_actions lists. It holds no rules: display positions and their slots come from the
 // view; a click is turned into one of the listed actions or nothing.
-import { cardSvg } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
+import { allegraBack, allegraFace } from "../ui/faces/allegra.js";
 import { scoreChart } from "../ui/chart.js";
 
 // choices made on the page before an action is complete (the mode of step 2, step b's pick)
 const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
 let ticking = null;
 
-// card faces: a colour band by value, each with its own symbol (colour is never the only cue)
-function band(value) {
-  if (value <= 0) return { fill: "#cfe3ff", symbol: "blue" };
-  if (value <= 4) return { fill: "#d4f0d8", symbol: "green" };
-  if (value <= 8) return { fill: "#fff0b8", symbol: "yellow" };
-  return { fill: "#ffd6d1", symbol: "red" };
-}
-
+// card faces (../ui/faces/allegra.js): a band by value, each with its picture and symbol
 function face(ctx, value, label, cls = "") {
-  return cardSvg({ ...band(value), ink: "#1f2230", value, label, className: `alcard ${cls}`.trim() });
+  return allegraFace({ value, label, className: cls });
 }
 
 function back(ctx, label, cls = "") {
-  return cardSvg({ back: true, fill: "#3a3f55", label, className: `alcard ${cls}`.trim() });
+  return allegraBack({ label, className: cls });
 }
 
 const who = (ctx, seat) => ctx.seatName(seat);
@@ -185,6 +178,10 @@ function piles(ctx, message) {
   if (view.knock && view.knock.held !== null) {
     parts.push(el("figure", { class: "al-pile" }, face(ctx, view.knock.held, t("allegra.held", { player: who(ctx, view.knock.accepted), value: view.knock.held }), "big"),
       el("figcaption", {}, t("allegra.held_caption", { player: who(ctx, view.knock.accepted) }))));
+  } else if (view.knock && view.knock.holding) {
+    // the knocker's card in hand: only the knocker knows it until it lies face up
+    parts.push(el("figure", { class: "al-pile" }, back(ctx, t("allegra.held_hidden", { player: who(ctx, view.knock.accepted) }), "big"),
+      el("figcaption", {}, t("allegra.held_caption", { player: who(ctx, view.knock.accepted) }))));
   }
   const buttons = [];
   if (draw) buttons.push(el("button", { dataset: { action: "draw", focusKey: "draw" }, onclick: () => ctx.send(draw) }, t("allegra.action.draw")));
@@ -199,7 +196,7 @@ function prompt(ctx, message) {
   const mine = message.to_act.includes(me);
   if (view.phase === "over") return t("allegra.phase.over");
   if (view.phase === "reveal") return mine ? t("allegra.prompt.reveal", { n: 2 - view.players[me].reveals }) : t("allegra.phase.reveal");
-  if (view.phase === "knock") return mine ? t("allegra.prompt.knock", { player: who(ctx, view.current), value: view.hand }) : t("allegra.phase.knock", { player: who(ctx, view.current) });
+  if (view.phase === "knock") return knockPrompt(ctx, message);
   if (!mine) {
     const acting = message.to_act.length ? message.to_act[0] : view.current;
     return t(`allegra.wait.${view.phase}`, { player: who(ctx, acting), knocker: view.knock && view.knock.accepted !== null ? who(ctx, view.knock.accepted) : "" });
@@ -207,6 +204,38 @@ function prompt(ctx, message) {
   if (view.phase === "knock_take") return local.take === null ? t("allegra.prompt.knock_take", { player: who(ctx, view.knock.accepted) }) : t("allegra.prompt.knock_give");
   if (view.phase === "place") return t(local.mode === "flip" ? "allegra.prompt.flip" : "allegra.prompt.keep", { value: view.hand });
   return t(`allegra.prompt.${view.phase}`, { value: view.hand });
+}
+
+// The knock window, worded for each reader: a seat that may knock is asked a question
+// against a timer; the seat that drew waits for answers; everyone else (spectators too)
+// is told who may knock. Each line shows the seconds left.
+function knockWording(ctx, message) {
+  const { t } = ctx;
+  const view = message.view;
+  const me = message.seat;
+  const params = { player: who(ctx, view.current), value: view.hand };
+  if (me !== null && message.to_act.includes(me)) return { key: "allegra.knock.ask", params, mine: true };
+  if (me !== null && me === view.current) return { key: "allegra.knock.drawer", params, mine: false };
+  if (me !== null && view.knock && (view.knock.knocked.includes(me) || view.knock.passed.includes(me))) {
+    return { key: view.knock.knocked.includes(me) ? "allegra.knock.knocked" : "allegra.knock.passed", params, mine: false };
+  }
+  return { key: "allegra.knock.others", params, mine: false };
+}
+
+function knockPrompt(ctx, message) {
+  const { el, t } = ctx;
+  const wording = knockWording(ctx, message);
+  return [t(wording.key, wording.params), " ",
+    el("span", { class: "al-countdown al-window", id: "al-countdown", "aria-hidden": "true" }, countdownText(ctx))];
+}
+
+// table.js words the banner with this while the knock window is open (never "Your turn!":
+// it is nobody's turn); null leaves the banner to the table (spectators: "You are watching").
+export function bannerText(message, ctx) {
+  const view = message.view;
+  if (!view || view.phase !== "knock" || message.seat === null) return null;
+  const wording = knockWording(ctx, message);
+  return { text: ctx.t(`${wording.key}_banner`, wording.params), mine: wording.mine };
 }
 
 function lineName(ctx, view, line) {
@@ -293,7 +322,8 @@ function lastRound(ctx, view) {
     el("figcaption", {}, t("allegra.scores.display", { player: who(ctx, seat), n: last.cards[seat] })),
     el("div", { class: "al-mini" }, grid.map((v, i) => el("span", { class: `al-mini-cell${i % 4 === 3 ? " shared" : ""}` },
       v === null ? "·" : String(v))))));
-  return el("details", { class: "al-last", dataset: { focusKey: "last-round" } },
+  // open at the end of the game (there is nothing else left to look at), with its marker
+  return el("details", { class: "al-last", open: view.phase === "over", dataset: { focusKey: "last-round" } },
     el("summary", {}, t("allegra.scores.last", { round: last.round })), el("div", { class: "al-last-grids" }, grids));
 }
 
@@ -332,7 +362,7 @@ export function render(root, message, ctx) {
   const round = view.rounds ? t("allegra.round", { round: view.round, total: view.rounds }) : t("allegra.round_target", { round: view.round, target: view.target_score });
   const status = el("section", { class: "card al-status" },
     el("span", { class: "stat", id: "al-round" }, round),
-    el("span", { class: "stat" }, t("allegra.dealer", { player: who(rctx, view.dealer) })),
+    view.phase !== "over" ? el("span", { class: "stat" }, t("allegra.dealer", { player: who(rctx, view.dealer) })) : null,
     view.trigger !== null && view.phase !== "over" ? el("span", { class: "stat warn" }, t("allegra.final_turns", { player: who(rctx, view.trigger) })) : null);
   const dock = handDock(rctx, { label: t("allegra.dock") },
     el("p", { class: `al-prompt${mine ? " mine" : ""}`, id: "al-prompt" }, prompt(rctx, message)),
@@ -366,7 +396,9 @@ export function eventLines(ctx, event) {
     case "declined": return [t("allegra.log.declined", { player: p(event.seat) })];
     case "kept": return [t("allegra.log.kept", { player: p(event.seat), value: event.value, replaced: event.replaced })];
     case "flipped": return [t("allegra.log.flipped", { player: p(event.seat), discarded: event.discarded, value: event.value })];
-    case "knock_placed": return [t("allegra.log.knock_placed", { player: p(event.seat), value: event.value, taken: event.taken })];
+    case "knock_placed": return [event.taken === undefined
+      ? t("allegra.log.knock_placed_hidden", { player: p(event.seat), value: event.value })
+      : t("allegra.log.knock_placed", { player: p(event.seat), value: event.value, taken: event.taken })];
     case "exchanged": return [t("allegra.log.exchanged", { player: p(event.seat), knocker: p(event.knocker), value: event.value, discarded: event.discarded, placed: event.placed })];
     case "knock_no_exchange": return [t("allegra.log.knock_no_exchange", { player: p(event.seat), value: event.value })];
     case "cleared": return [t("allegra.log.cleared", { player: p(event.seat), value: event.value })];

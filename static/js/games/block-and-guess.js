@@ -1,45 +1,19 @@
 // Block and Guess client: draws the server's view (clue card, construction card, the draft,
-// every build live, guesses and results) and sends what the player does. It holds no rules:
-// the server checks every placement and says why a build is not valid yet (view reasons);
-// drags are relayed live as ephemeral updates (~10 a second) and stored only when dropped.
+// every build live, guesses and results) and sends what the player does. It holds no rules
+// of its own: the server checks every placement and says why a build is not valid yet (view
+// reasons); to find spots the server will accept, the page runs a port of the server's
+// geometry (block-and-guess/geometry.js, checked against it by the tests). Drags are relayed
+// live as ephemeral updates (~10 a second) and stored only when dropped.
+//   block-and-guess/bench.js   the builder's workbench (board, tray, tools, Submit)
+//   block-and-guess/guess.js   the guess box (the build large, the answers compact)
+//   block-and-guess/board.js   boards and blocks as SVG
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
-import { blockName, blockThumb, boardPoint, boardSvg, showMoving } from "./block-and-guess/board.js";
+import { bench, redrawDrag } from "./block-and-guess/bench.js";
+import { blockName, blockThumb, boardSvg, frame, showMoving } from "./block-and-guess/board.js";
+import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who } from "./block-and-guess/common.js";
+import { guessBox, questionBox } from "./block-and-guess/guess.js";
 
-const P = "block-and-guess";
-const STEP = 15;
-const NUDGE = 5;
-const SEND_EVERY_MS = 100;
-// page state between renders: the selected block, a drag in progress, the last message
-const ui = { table: null, root: null, ctx: null, last: null, selected: null, drag: null, lastSent: 0, dragged: false };
-
-const lang = () => (window.LANG === "en" ? "en" : "es");
-const named = (pair) => (pair ? pair[lang()] : "");
-const who = (ctx, seat) => (seat === ctx.me ? `${ctx.seatName(seat)} (${ctx.t(`${P}.label.you`)})` : ctx.seatName(seat));
-
-function objectLabel(view, n) {
-  const card = view.clue;
-  return card ? `${n}. ${named(card.objects[n - 1])}` : String(n);
-}
-
-function teamLabel(ctx, view, team) {
-  const names = view.teams[team].map((s) => ctx.seatName(s)).join(", ");
-  return view.solo ? names : `${ctx.t(`${P}.label.team`, { n: team + 1 })} (${names})`;
-}
-
-function myBuild(view, me) {
-  return view.builds.find((b) => b.builder === me) || null;
-}
-
-function isBuilding(view, me) {
-  const mine = myBuild(view, me);
-  return !!(view.phase === "build" && mine && mine.in_play && !mine.submitted);
-}
-
-function button(ctx, action, key, label, attrs = {}) {
-  const legal = ctx.isLegal(action);
-  return ctx.el("button", { type: "button", disabled: !legal, "data-focus-key": key, onclick: () => ctx.send(action), ...attrs }, label);
-}
 
 // ------------------------------------------------------------------------ sections
 
@@ -68,15 +42,17 @@ function clueSection(ctx, view, me) {
   const { el, t } = ctx;
   if (!view.clue || view.phase === "over") return null;
   const marks = new Map();
+  const whose = new Map();
   for (const b of view.builds) {
     if (b.target === null) continue;
     const text = b.builder === me ? t(`${P}.label.your_target`) : t(`${P}.label.target_of`, { player: ctx.seatName(b.builder) });
     marks.set(b.target, [...(marks.get(b.target) || []), text]);
+    whose.set(b.target, [...(whose.get(b.target) || []), b.builder]);
   }
   return el("section", { class: "card bg-clue" },
     el("h2", {}, t(`${P}.label.clue`)),
     el("ol", { class: "bg-objects" }, view.clue.objects.map((o) =>
-      el("li", { class: marks.has(o.n) ? "target" : "" }, named(o),
+      el("li", { class: marks.has(o.n) ? "target" : "", dataset: whose.has(o.n) ? { targetOf: whose.get(o.n).join(" ") } : {} }, named(o),
         marks.has(o.n) ? el("span", { class: "badge bg-target" }, marks.get(o.n).join(" · ")) : null))));
 }
 
@@ -107,18 +83,11 @@ function draftSection(ctx, message) {
   return el("section", { class: "card bg-draft" }, ...parts);
 }
 
-function reasonsList(ctx, view, build) {
-  const { el, t } = ctx;
-  if (build.valid) return el("p", { class: "bg-valid" }, t(`${P}.label.valid`));
-  return el("div", { class: "bg-reasons" }, el("p", {}, t(`${P}.label.invalid`)),
-    el("ul", {}, build.reasons.map((r) => el("li", {}, t(`${P}.reason.${r.code}`),
-      r.blocks.length ? el("span", { class: "muted" }, ` (${r.blocks.map((b) => blockName(ctx, view.block_types[b])).join(", ")})`) : null))));
-}
-
 function buildStatus(ctx, view, build) {
   const { el, t } = ctx;
   const lines = [];
   if (build.result) lines.push(t(`${P}.label.result.${build.result}`));
+  else if (view.phase === "guess" && build.guess !== null) lines.push(t(`${P}.label.answered`, { object: objectLabel(view, build.guess) }));
   else if (build.submitted) lines.push(t(`${P}.label.submitted`));
   else if (view.phase === "build" && build.in_play) lines.push(t(`${P}.label.building`));
   if (build.wrong.length) lines.push(t(`${P}.label.wrong_before`, { objects: build.wrong.map((n) => objectLabel(view, n)).join(", ") }));
@@ -126,133 +95,35 @@ function buildStatus(ctx, view, build) {
   return lines.length ? el("p", { class: "bg-build-status" }, lines.join(" · ")) : null;
 }
 
+// Everyone's builds (the builder's own is on the workbench while they build): live while
+// building, fitted to their blocks afterwards so that they read large.
 function buildsSection(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const me = message.seat;
   const building = isBuilding(view, me);
-  const mode = view.construction ? view.construction.mode : null;
-  // your own build first (on a phone it is the one right above your tray)
-  const order = [...view.builds].sort((a, b) => (b.builder === me) - (a.builder === me));
+  const order = [...view.builds].filter((b) => !(building && b.builder === me))
+    .sort((a, b) => (b.builder === me) - (a.builder === me));
+  if (!order.length) return null;
   return el("div", { class: "bg-builds" }, order.map((build) => {
-    const mine = building && build.builder === me;
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
-    const board = boardSvg(ctx, view, build, {
-      label: title, mine, mode: mine ? mode : null, hideBlocks: mine && mode === "hidden",
-      selected: mine ? ui.selected : null });
-    if (mine) board.addEventListener("pointerdown", (event) => {
-      const node = event.target.closest("[data-block]");
-      if (node) startDrag(event, Number(node.dataset.block), false);
-    });
-    return el("section", { class: `card bg-build${mine ? " mine" : ""}`, dataset: { builder: String(build.builder) } },
+    const live = view.phase === "build" && build.in_play && !build.submitted;
+    const board = boardSvg(ctx, view, build, { label: title, frame: live ? null : frame(view, build, { fit: true }) });
+    return el("section", { class: "card bg-build", dataset: { builder: String(build.builder) } },
       el("h2", {}, title), buildStatus(ctx, view, build), board,
-      view.phase !== "over" && build.in_play && !build.submitted && build.held.length ? reasonsList(ctx, view, build) : null);
+      live && build.held.length && !build.valid ? el("p", { class: "bg-building-note muted" },
+        build.reasons.map((r) => t(`${P}.reason.${r.code}`)).join(" · ")) : null);
   }));
 }
 
-function guessPanel(ctx, message, build) {
+function waitingNotes(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
-  const several = build.guessers.length > 1;
-  const rows = [];
-  for (let n = 1; n <= 7; n += 1) {
-    if (build.wrong.includes(n)) continue;
-    const name = objectLabel(view, n);
-    rows.push(el("li", {},
-      button(ctx, { type: "guess", build: build.builder, object: n }, `guess-${build.builder}-${n}`,
-        t(`${P}.action.guess`, { object: name }), { class: "bg-guess" }),
-      several ? button(ctx, { type: "propose", build: build.builder, object: n }, `propose-${build.builder}-${n}`,
-        t(`${P}.action.propose`), { class: "secondary", "aria-label": `${t(`${P}.action.propose`)}: ${name}` }) : null));
-  }
-  const proposals = build.proposals ? Object.entries(build.proposals) : [];
-  return el("section", { class: "card bg-guess-panel mine" },
-    el("h2", {}, t(`${P}.label.guess_for`, { player: ctx.seatName(build.builder) })),
-    several ? el("p", { class: "muted" }, t(`${P}.label.agreement`)) : null,
-    proposals.length ? el("div", {}, el("h3", {}, t(`${P}.label.proposals`)),
-      el("ul", {}, proposals.map(([seat, n]) => el("li", {}, t(`${P}.label.proposal`, { player: who(ctx, Number(seat)), object: objectLabel(view, n) }))))) : null,
-    el("ul", { class: "bg-guess-list" }, rows),
-    ctx.isLegal({ type: "ask_front", build: build.builder })
-      ? button(ctx, { type: "ask_front", build: build.builder }, `ask-${build.builder}`, t(`${P}.action.ask_front`), { class: "secondary" }) : null);
-}
-
-function guessSection(ctx, message) {
-  const { el, t } = ctx;
-  const view = message.view;
-  const me = message.seat;
   if (view.phase !== "guess") return null;
-  const parts = [];
-  for (const build of view.builds) {
-    if (!build.in_play || build.guess !== null) continue;
-    if (me !== null && build.guessers.includes(me)) parts.push(guessPanel(ctx, message, build));
-    else if (build.builder === me && build.question) {
-      parts.push(el("section", { class: "card bg-question mine" },
-        el("h2", {}, t(`${P}.label.question`)),
-        el("div", { class: "row" },
-          button(ctx, { type: "mark_front", side: "left" }, "front-left", t(`${P}.action.mark_left`)),
-          button(ctx, { type: "mark_front", side: "right" }, "front-right", t(`${P}.action.mark_right`)))));
-    } else {
-      parts.push(el("p", { class: "card bg-waiting" }, t(`${P}.label.waiting_guess`, { players: build.guessers.map((s) => ctx.seatName(s)).join(", ") }),
-        build.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(build.guessers[0]) })}` : ""));
-    }
-  }
-  if (!parts.length) return null;
-  // what you must answer (a guess, the builder's question) sits in the dock
-  const yours = parts.filter((p) => p.classList.contains("mine"));
-  const rest = parts.filter((p) => !p.classList.contains("mine"));
-  return el("div", { class: "bg-guessing" },
-    yours.length ? handDock(ctx, { label: t(`${P}.label.question_dock`) }, ...yours) : null, rest);
-}
-
-function builderDock(ctx, message) {
-  const { el, t } = ctx;
-  const view = message.view;
-  const mine = myBuild(view, message.seat);
-  const placed = new Set(mine.placed.map((p) => p.block));
-  const tray = mine.held.filter((b) => !placed.has(b));
-  const mode = view.construction ? view.construction.mode : null;
-  const mirrored = mode === "mirrored";
-  const selected = mine.placed.find((p) => p.block === ui.selected) || null;
-  const controls = [];
-  if (selected) {
-    const type = view.block_types[selected.block];
-    const move = (dx, dy, dAngle = 0, flip = selected.flip) => ({ type: "place", block: selected.block,
-      x: round(selected.x + dx), y: round(selected.y + dy), angle: (selected.angle + dAngle + 360) % 360, flip });
-    const m = mirrored ? -1 : 1;
-    controls.push(el("p", { class: "bg-selected" }, t(`${P}.label.selected`, { block: blockName(ctx, type) })));
-    const buttons = [];
-    if (view.board.rotation) {
-      buttons.push(sendButton(ctx, move(0, 0, m * STEP), "rotate-left", `↺ ${t(`${P}.action.rotate_left`)}`));
-      buttons.push(sendButton(ctx, move(0, 0, -m * STEP), "rotate-right", `↻ ${t(`${P}.action.rotate_right`)}`));
-    }
-    buttons.push(sendButton(ctx, move(0, 0, 0, !selected.flip), "flip", `⇋ ${t(`${P}.action.flip`)}`));
-    buttons.push(sendButton(ctx, move(-m * NUDGE, 0), "nudge-left", `← ${t(`${P}.action.nudge_left`)}`));
-    buttons.push(sendButton(ctx, move(m * NUDGE, 0), "nudge-right", `→ ${t(`${P}.action.nudge_right`)}`));
-    buttons.push(sendButton(ctx, move(0, NUDGE), "nudge-up", `↑ ${t(`${P}.action.nudge_up`)}`));
-    buttons.push(sendButton(ctx, move(0, -NUDGE), "nudge-down", `↓ ${t(`${P}.action.nudge_down`)}`));
-    buttons.push(sendButton(ctx, { type: "remove", block: selected.block }, "remove", t(`${P}.action.remove`), "danger"));
-    controls.push(el("div", { class: "row bg-controls" }, buttons));
-  }
-  return handDock(ctx, { label: t(`${P}.label.tray`) },
-    el("h2", {}, t(`${P}.label.tray`)),
-    tray.length ? el("p", { class: "muted" }, t(`${P}.label.tray_hint`)) : null,
-    el("div", { class: "bg-tray" }, tray.map((b) => {
-      const type = view.block_types[b];
-      const label = blockName(ctx, type);
-      return el("button", { type: "button", class: "bg-tray-block", "data-focus-key": `tray-${b}`, "data-block": String(b), "aria-label": label,
-        onpointerdown: (event) => startDrag(event, b, true),
-        onclick: () => { if (!ui.dragged) placeSuggested(ctx, message, b); } },
-      blockThumb(ctx, type, 52), el("span", {}, label));
-    })),
-    el("div", { class: "bg-placed-list row" }, mine.placed.map((p) => el("button", {
-      type: "button", class: `secondary${ui.selected === p.block ? " selected" : ""}`, "data-focus-key": `select-${p.block}`,
-      "aria-pressed": ui.selected === p.block ? "true" : "false",
-      onclick: () => { ui.selected = p.block; rerender(); } }, blockName(ctx, view.block_types[p.block])))),
-    controls,
-    el("div", { class: "row" }, button(ctx, { type: "submit" }, "submit", t(`${P}.action.submit`), { class: "bg-submit" })));
-}
-
-function sendButton(ctx, action, key, label, cls = "secondary") {
-  return ctx.el("button", { type: "button", class: cls, "data-focus-key": key, onclick: () => ctx.send(action) }, label);
+  const notes = view.builds.filter((b) => b.in_play && b.guess === null && !(message.seat !== null && b.guessers.includes(message.seat)))
+    .map((b) => el("p", { class: "card bg-waiting" }, t(`${P}.label.waiting_guess`, { players: b.guessers.map((s) => ctx.seatName(s)).join(", ") }),
+      b.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(b.guessers[0]) })}` : ""));
+  return notes.length ? el("div", {}, notes) : null;
 }
 
 function resultsSection(ctx, view) {
@@ -278,128 +149,70 @@ function finalSection(ctx, message) {
       rounds: view.results.map((r) => r.points) }));
 }
 
-// ------------------------------------------------------------------------ building
+// ------------------------------------------------------------------------ entry points
 
-const round = (v) => Math.round(v * 100) / 100;
-
-function placeSuggested(ctx, message, block) {
-  const suggestion = message.legal_actions.find((a) => a.type === "place" && a.block === block);
-  const view = message.view;
-  const type = view.block_types[block];
-  ctx.send(suggestion || { type: "place", block, x: round(view.board.w / 2), y: round(type.h / 2), angle: 0, flip: false });
-  ui.selected = block;
-}
-
-function startDrag(event, block, fromTray) {
-  const message = ui.last;
-  if (!message || event.button > 0) return;
-  const view = message.view;
-  const mine = myBuild(view, message.seat);
-  const board = document.getElementById(`bg-board-${message.seat}`);
-  if (!board || !mine) return;
-  const placed = mine.placed.find((p) => p.block === block);
-  const at = boardPoint(board, event, view);
-  // controls reversed (card 10): a block taken from the tray sits at the mirror image of the
-  // pointer, so it lands on the board wherever the pointer is over it (starting from the
-  // pointer itself sent it off the board's edge on a drag to the right)
-  const mirrored = view.construction && view.construction.mode === "mirrored";
-  const startX = !placed && mirrored ? view.board.w - at.x : at.x;
-  ui.dragged = false;
-  ui.drag = { block, fromTray, angle: placed ? placed.angle : 0, flip: placed ? placed.flip : false,
-    x: placed ? placed.x : startX, y: placed ? placed.y : at.y, ox: placed ? placed.x : startX, oy: placed ? placed.y : at.y,
-    sx: at.x, sy: at.y, cx: event.clientX, cy: event.clientY, moved: false, inside: !fromTray };
-  window.addEventListener("pointermove", onMove);
-  window.addEventListener("pointerup", onUp);
-  window.addEventListener("pointercancel", onCancel);
-  if (!fromTray) event.preventDefault();
-}
-
-function onMove(event) {
-  const d = ui.drag;
-  const message = ui.last;
-  if (!d || !message) return;
-  if (!d.moved && Math.hypot(event.clientX - d.cx, event.clientY - d.cy) < 5) return;
-  d.moved = true;
-  const view = message.view;
-  const board = document.getElementById(`bg-board-${message.seat}`);
-  if (!board) return;
-  const at = boardPoint(board, event, view);
-  const mirrored = view.construction && view.construction.mode === "mirrored";
-  const dx = (at.x - d.sx) * (mirrored ? -1 : 1);
-  d.x = clamp(d.fromTray && !mirrored ? at.x : d.ox + dx, 0, view.board.w);
-  d.y = clamp(d.fromTray ? at.y : d.oy + (at.y - d.sy), 0, view.board.h);
-  d.inside = at.x >= 0 && at.x <= view.board.w && at.y >= -20 && at.y <= view.board.h;
-  const data = { block: d.block, x: round(d.x), y: round(d.y), angle: d.angle, flip: d.flip };
-  showMoving(board, view, data, "bg-moving");
-  const now = performance.now();
-  if (now - ui.lastSent >= SEND_EVERY_MS && ui.ctx) {
-    ui.lastSent = now;
-    ui.ctx.sendEphemeral(data);
-  }
-}
-
-function endDrag() {
-  window.removeEventListener("pointermove", onMove);
-  window.removeEventListener("pointerup", onUp);
-  window.removeEventListener("pointercancel", onCancel);
-  const d = ui.drag;
-  ui.drag = null;
-  return d;
-}
-
-function onCancel() { endDrag(); rerender(); }
-
-function onUp() {
-  const d = endDrag();
-  if (!d) return;
-  if (!d.moved) {
-    if (!d.fromTray) { ui.selected = d.block; rerender(); }
+// The focus stays on the control it was on (the page redraws itself too: zoom, selection,
+// which build to guess). After a tray block is placed its button is gone: the keyboard goes
+// on to the next block, then to Submit, then to the board (where the arrow keys move the
+// block just placed).
+function keepKeyboardFlow(root, previousKey) {
+  if (!previousKey) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(previousKey)}"]`);
+  if (again) {
+    if (again !== document.activeElement) again.focus({ preventScroll: true });
     return;
   }
-  ui.dragged = true;
-  setTimeout(() => { ui.dragged = false; }, 0);
-  ui.selected = d.block;
-  if (d.inside && ui.ctx) {
-    ui.ctx.send({ type: "place", block: d.block, x: round(d.x), y: round(d.y), angle: d.angle, flip: d.flip });
-  } else if (!d.fromTray && ui.ctx) { // dropped off the board: the watchers see it go back
-    ui.ctx.sendEphemeral({ block: d.block, x: round(d.ox), y: round(d.oy), angle: d.angle, flip: d.flip });
-  }
-  rerender();
+  if (!previousKey.startsWith("tray-")) return;
+  const next = root.querySelector("#my-hand .bg-tray-block")
+    || root.querySelector("#my-hand .bg-submit:not([disabled])") || root.querySelector("#my-hand .bg-board.mine");
+  if (next) next.focus({ preventScroll: true });
 }
-
-const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-
-function rerender() {
-  if (ui.root && ui.last && ui.ctx) render(ui.root, ui.last, ui.ctx);
-}
-
-// ------------------------------------------------------------------------ entry points
 
 export function render(root, message, ctx) {
   const view = message.view;
   if (!view) { root.replaceChildren(); return; }
-  if (ui.table !== message.table.id) { ui.table = message.table.id; ui.selected = null; }
-  ui.root = root; ui.ctx = ctx; ui.last = message;
+  if (ui.table !== message.table.id) { ui.table = message.table.id; ui.selected = null; ui.guessing = null; ui.phaseKey = ""; }
+  ui.root = root; ui.ctx = ctx; ui.last = message; ui.render = render;
   const me = message.seat;
   const mine = myBuild(view, me);
+  const building = isBuilding(view, me);
   // a selection survives until the block is no longer ours to build with (it may be on its
   // way to the board: the server's answer to the drop has not arrived yet)
-  if (ui.selected !== null && !(isBuilding(view, me) && mine.held.includes(ui.selected))) ui.selected = null;
+  if (ui.selected !== null && !(building && mine.held.includes(ui.selected))) ui.selected = null;
+  const active = document.activeElement;
+  const previousKey = active && root.contains(active) && active.dataset ? active.dataset.focusKey : undefined;
+  const guessing = toGuess(view, me).length > 0;
+  // what you must do now comes first: your pick, your workbench, your guess or your answer
   root.replaceChildren(...[
     view.phase === "over" ? finalSection(ctx, message) : null,
+    view.draft && view.draft.picker === me ? draftSection(ctx, message) : null,
+    building ? bench(ctx, message) : null,
+    guessing ? guessBox(ctx, message) : null,
+    questionBox(ctx, message),
     statusSection(ctx, message),
-    clueSection(ctx, view, me),
-    view.phase === "draft" ? draftSection(ctx, message) : null,
-    guessSection(ctx, message),
+    guessing ? null : clueSection(ctx, view, me),
+    view.draft && view.draft.picker !== me ? draftSection(ctx, message) : null,
+    waitingNotes(ctx, message),
     buildsSection(ctx, message),
-    isBuilding(view, me) ? builderDock(ctx, message) : null,
+    guessing ? clueSection(ctx, view, me) : null,
     resultsSection(ctx, view),
     ctx.el("p", { class: "muted bg-no-bots" }, ctx.t(`${P}.label.no_bots`)),
   ].filter(Boolean));
-  if (ui.drag && ui.drag.moved) {
-    const board = document.getElementById(`bg-board-${me}`);
-    if (board) showMoving(board, view, { block: ui.drag.block, x: ui.drag.x, y: ui.drag.y, angle: ui.drag.angle, flip: ui.drag.flip });
+  keepKeyboardFlow(root, previousKey);
+  redrawDrag(message);
+  // a new phase of your own (building, guessing): its box is brought into view; while it
+  // is in view it stays whole there as it grows (not when you have scrolled away from it)
+  const phaseKey = `${view.round}-${view.stage}-${view.phase}-${building}-${guessing}`;
+  const mineKey = mine ? JSON.stringify([mine.placed, mine.reasons]) : "";
+  const dock = document.getElementById("my-hand");
+  if (dock && (building || guessing)) {
+    const box = dock.getBoundingClientRect();
+    const partly = box.top >= 0 && box.top < window.innerHeight && box.bottom > window.innerHeight;
+    const grew = partly && mineKey !== ui.mineKey; // after a move of yours, not someone else's
+    if ((phaseKey !== ui.phaseKey || grew) && dock.scrollIntoView) dock.scrollIntoView({ block: "nearest" });
   }
+  ui.phaseKey = phaseKey;
+  ui.mineKey = mineKey;
 }
 
 // A builder's block being dragged, relayed by the table (not stored).
@@ -432,7 +245,8 @@ export function eventLines(ctx, event, message) {
     case "building": return [t(`${P}.log.building`, { stage: event.stage })];
     case "guessing": return [t(`${P}.log.guessing`, { stage: event.stage })];
     case "proposed": return [t(`${P}.log.proposed`, { player: name(event.seat), object: named(event.name) })];
-    case "guessed": return [t(event.right ? `${P}.log.guessed_right` : `${P}.log.guessed_wrong`, {
+    case "guessed": return [t(`${P}.log.answered`, { player: name(event.seat), builder: name(event.build), object: named(event.name) })];
+    case "judged": return [t(event.right ? `${P}.log.guessed_right` : `${P}.log.guessed_wrong`, {
       player: name(event.seat), builder: name(event.build), object: named(event.name), points: event.points })];
     case "revealed": return [t(`${P}.log.revealed`, { builder: name(event.build), object: `${event.target}. ${named(event.name)}` })];
     case "asked_front": return [t(`${P}.log.asked`, { player: name(event.seat), builder: name(event.build) })];

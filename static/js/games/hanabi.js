@@ -3,35 +3,22 @@
 // many copies each card has comes from the view. Cards are the shared faces of ../ui/cards.js
 // (a symbol per colour); your hand sits in the shared dock (../ui/dock.js).
 import { svg } from "../svg.js";
-import { cardSvg, symbolShape, symbolSvg } from "../ui/cards.js";
+import { symbolShape, symbolSvg } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
+import { FILL, INK, hanabiFace, rainbowDefs } from "../ui/faces/hanabi.js";
 
-// fills chosen so the white corner value on them meets WCAG AA (yellow takes dark ink)
-const FILL = { red: "#c62828", green: "#1e7b34", black: "#1b1b1b", blue: "#1d5fd0", yellow: "#f2c94c", multi: "url(#hanabi-rainbow)" };
-const INK = { yellow: "#1f2230" };
 const UNCLUED = "#5a6483"; // a card back nobody clued: slate, with a dashed frame
 const HIGHLIGHT_MS = 5000;
 
 // page state kept across renders: the newest clue's cards (highlighted for a moment)
 const flash = { table: null, logLength: -1, ids: new Set(), until: 0, timer: null };
 
-// one shared gradient definition for multicolour cards
-function defs() {
-  const node = svg("svg", { width: 0, height: 0, "aria-hidden": "true", focusable: "false" },
-    svg("defs", {}, svg("linearGradient", { id: "hanabi-rainbow", x1: 0, y1: 0, x2: 1, y2: 1 },
-      ...["#c62828", "#b38600", "#1e7b34", "#1d5fd0", "#6b3fa0"].map((c, i) =>
-        svg("stop", { offset: `${i * 25}%`, "stop-color": c })))));
-  // through the CSSOM, not a style="" attribute (the Content-Security-Policy refuses those)
-  node.style.position = "absolute";
-  return node;
-}
-
 const colorName = (ctx, color) => ctx.t("color." + color);
 const cardLabel = (ctx, color, rank) => `${colorName(ctx, color)} ${rank}`;
 
+// a card's face: a firework in its colour (../ui/faces/hanabi.js)
 export function cardFace(ctx, color, rank, { marks = [], className = "" } = {}) {
-  return cardSvg({ fill: FILL[color] || "#888", ink: INK[color] || "#fff", value: rank, symbol: color,
-    label: cardLabel(ctx, color, rank), marks, className: `hcard ${className}`.trim() });
+  return hanabiFace({ color, rank, label: cardLabel(ctx, color, rank), marks, className });
 }
 
 // The back of a card in a hand: its colour when a clue told it (with that colour's symbol,
@@ -297,7 +284,7 @@ export function render(root, message, ctx) {
   const order = [];
   for (let i = 1; i <= view.seats; i++) order.push(((me ?? -1) + i + view.seats) % view.seats);
   const others = me === null ? order : order.filter((s) => s !== me);
-  root.replaceChildren(defs(), el("div", { class: "hanabi-board" }, ...[
+  root.replaceChildren(rainbowDefs(), el("div", { class: "hanabi-board" }, ...[
     view.over ? finalBanner(rctx, view) : null,
     el("section", { class: "card status-bar" },
       tokens(rctx, t("hanabi.clues"), view.clues, view.max_clues, "blue"),

@@ -2,24 +2,14 @@
 // round results) and offers exactly the actions listed in legal_actions. It holds no rules:
 // prices, payees and scores all come from the view; the log is built from the events.
 import { svg } from "../svg.js";
-import { symbolShape } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
-
-const PETAL = { red: "#d62839", green: "#2f9e48", black: "#2b2b2b", blue: "#1f63d6", yellow: "#f2c200" };
-const INK = { red: "#b3172b", green: "#1f7a36", black: "#222", blue: "#1a54b8", yellow: "#8a6a00", wild: "#4a2d6e" };
-const WILD_PETALS = ["red", "yellow", "green", "blue", "black"];
+import { ikebanaDefs, ikebanaFace } from "../ui/faces/ikebana.js";
 
 // the log, built from events as state messages arrive (the view carries no history)
 // round breakdowns seen while the page is open (the view only carries the last one)
 const seenRounds = { table: null, byRound: new Map() };
 
-
-function defs() {
-  return svg("svg", { width: 0, height: 0, "aria-hidden": "true", focusable: "false", class: "ik-defs" },
-    svg("defs", {}, svg("linearGradient", { id: "ikebana-rainbow", x1: 0, y1: 0, x2: 1, y2: 1 },
-      ...WILD_PETALS.map((c, i) => svg("stop", { offset: `${i * 25}%`, "stop-color": PETAL[c] })))));
-}
 
 export function cardName(ctx, card) {
   const { t } = ctx;
@@ -27,27 +17,9 @@ export function cardName(ctx, card) {
   return t("ikebana.card", { colour: t(`ikebana.colour.${card.colour}`), number: card.number });
 }
 
-// A card: a white face framed in its colour, a five-petal flower and its number.
-// Wild cards get a rainbow frame and one petal of each colour.
+// A card: a flower of its colour on a white face framed in that colour (../ui/faces/ikebana.js).
 function cardSvg(ctx, card, cls = "") {
-  const wild = card.colour === "wild";
-  const label = cardName(ctx, card);
-  const petals = [];
-  for (let i = 0; i < 5; i++) {
-    const fill = PETAL[wild ? WILD_PETALS[i] : card.colour] || "#999";
-    petals.push(svg("ellipse", { cx: 30, cy: 19, rx: 6.5, ry: 10, fill, transform: `rotate(${i * 72} 30 30)` }));
-  }
-  return svg("svg", { class: `ikcard ${cls}`.trim(), viewBox: "0 0 60 84", role: "img", "aria-label": label,
-    "data-colour": card.colour, "data-number": card.number },
-    svg("title", {}, label),
-    svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "#fffdf7",
-      stroke: wild ? "url(#ikebana-rainbow)" : PETAL[card.colour], "stroke-width": 4 }),
-    ...petals,
-    svg("circle", { cx: 30, cy: 30, r: 5, fill: "#fff3c4", stroke: "#c9a227", "stroke-width": 1 }),
-    // the colour's symbol in the corner: colour is never the only cue (bonuses count colours)
-    symbolShape(card.colour, 3.5, 3.5, 14, { fill: wild ? "#6b3fa0" : PETAL[card.colour], stroke: "#1f2230" }),
-    svg("text", { x: 30, y: 75, "text-anchor": "middle", "font-size": 22, "font-weight": 800,
-      "font-family": "system-ui, sans-serif", fill: INK[card.colour] || "#222" }, card.number));
+  return ikebanaFace({ colour: card.colour, number: card.number, label: cardName(ctx, card), className: cls });
 }
 
 function emptySlot(label, cls = "") {
@@ -77,8 +49,9 @@ function statusBar(ctx, message) {
   const view = message.view;
   const parts = [
     el("span", { class: "stat", id: "ik-round" }, t("ikebana.label.round", { round: view.round, total: view.rounds_total })),
-    el("span", { class: "stat", id: "ik-deck" }, view.deck ? t("ikebana.label.deck", { n: view.deck }) : t("ikebana.label.deck_empty")),
   ];
+  // the deck means nothing once the game is over
+  if (view.phase !== "over") parts.push(el("span", { class: "stat", id: "ik-deck" }, view.deck ? t("ikebana.label.deck", { n: view.deck }) : t("ikebana.label.deck_empty")));
   if (view.phase !== "over") parts.push(el("span", { class: "stat" }, t("ikebana.label.starter", { player: name(ctx, view.starter) })));
   if (view.doubled_round && view.phase !== "over") parts.push(el("span", { class: "stat warn" }, t("ikebana.label.doubled_round")));
   return el("section", { class: "card ik-status", "aria-label": t("ikebana.name") }, parts);
@@ -295,7 +268,7 @@ export function render(root, message, ctx) {
   for (let i = 0; i < seats; i++) order.push(((me ?? 0) + i) % seats);
   const size = Math.max(5, ...view.players.map((p) => p.bouquet.length));
   root.replaceChildren(...[
-    defs(),
+    ikebanaDefs(),
     view.phase === "over" ? finalSection(ctx, message) : null,
     statusBar(ctx, message),
     view.phase !== "over" ? turnPanel(ctx, message) : null,

@@ -1,5 +1,7 @@
 // Card faces every game draws with: the value in the centre and in a corner, and the
-// colour's symbol in the other corner, so no card is told apart by colour alone.
+// colour's symbol in the other corner, so no card is told apart by colour alone. Each game
+// adds a picture of its own (./faces/<game>.js: fireworks, flowers, animals...) through
+// `art`, drawn between the background and the value.
 import { svg } from "../svg.js";
 
 // One symbol per colour or suit name, the same in every game.
@@ -38,25 +40,40 @@ export function symbolSvg(name, size = 16, colors = {}) {
 }
 
 // A standard 60×84 card. fill: background colour; ink: the colour of the corner value
-// (choose one with AA contrast against fill); value: what the card shows; symbol: colour
+// (choose one with AA contrast against fill, or against `paper` when the fill is a
+// pattern: the colour right behind the corner); value: what the card shows; symbol: colour
 // or symbol name (omit for colourless cards); label: its accessible name; back: draw a
-// back; marks: extra nodes (badges) drawn on top; className: extra classes.
-export function cardSvg({ fill = "#fff", ink = "#1f2230", value = "", symbol = null, label = "",
-  back = false, marks = [], className = "" } = {}) {
+// back; art: the game's picture (nodes drawn over the background, under the value);
+// centre: false leaves the centre to the picture (the value then also sits, upside down,
+// in the lower corner, as on a printed card); marks: extra nodes (badges) drawn on top;
+// className: extra classes. The card carries data-ink and data-paper so a test can check
+// the corner's contrast.
+export function cardSvg({ fill = "#fff", ink = "#1f2230", paper = null, value = "", symbol = null, label = "",
+  back = false, art = null, centre = true, marks = [], className = "" } = {}) {
   const attrs = { class: `ucard${back ? " back" : ""}${className ? " " + className : ""}`, viewBox: "0 0 60 84", role: "img", "aria-label": label,
-    "data-symbol": symbol && !back ? (SYMBOLS[symbol] || symbol) : null };
+    "data-symbol": symbol && !back ? (SYMBOLS[symbol] || symbol) : null,
+    "data-ink": back ? null : ink, "data-paper": back ? null : (paper || fill) };
   if (back) {
     return svg("svg", attrs,
       svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill: fill || "#3a3f55", stroke: "#fff", "stroke-width": 2 }),
-      svg("rect", { x: 8, y: 8, width: 44, height: 68, rx: 5, fill: "none", stroke: "rgba(255,255,255,.55)", "stroke-width": 2, "stroke-dasharray": "4 3" }),
+      art || svg("rect", { x: 8, y: 8, width: 44, height: 68, rx: 5, fill: "none", stroke: "rgba(255,255,255,.55)", "stroke-width": 2, "stroke-dasharray": "4 3" }),
       marks);
   }
   const text = String(value);
+  const small = text.length > 2;
+  const disc = text.length > 2 ? 14 : text.length > 1 ? 18 : 22;
   return svg("svg", attrs,
     svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 7, fill, stroke: "#1f2230", "stroke-opacity": 0.35, "stroke-width": 1.5 }),
-    svg("circle", { cx: 30, cy: 44, r: 17, fill: "#fff", stroke: "#1f2230", "stroke-opacity": 0.25 }),
-    svg("text", { x: 30, y: 52.5, "text-anchor": "middle", "font-size": text.length > 2 ? 17 : 24, "font-weight": 700, fill: "#1f2230" }, text),
-    svg("text", { x: 6, y: 17, "font-size": 13, "font-weight": 700, fill: ink }, text),
-    symbol ? symbolShape(symbol, 39, 4, 16) : null,
+    art,
+    // the first text of a card is always its value (read by tests and replays alike)
+    centre ? [
+      svg("circle", { cx: 30, cy: 44, r: 15, fill: "#fff", stroke: "#1f2230", "stroke-opacity": 0.35 }),
+      svg("text", { x: 30, y: 44 + disc * 0.36, "text-anchor": "middle", "font-size": disc, "font-weight": 800, fill: "#1f2230" }, text),
+      svg("text", { x: 5.5, y: 17, "font-size": 14, "font-weight": 800, fill: ink }, text),
+    ] : [
+      svg("text", { x: 5.5, y: 19, "font-size": small ? 13 : 17, "font-weight": 800, fill: ink }, text),
+      svg("text", { x: 5.5, y: 19, "font-size": small ? 13 : 17, "font-weight": 800, fill: ink, transform: "rotate(180 30 42)", "aria-hidden": "true" }, text),
+    ],
+    symbol ? symbolShape(symbol, 39.5, 4, 16) : null,
     marks);
 }

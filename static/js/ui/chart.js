@@ -24,24 +24,31 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
   let lo = Math.min(0, ...all);
   let hi = Math.max(0, ...all);
   if (lo === hi) hi = lo + 1;
-  const W = 320, H = 180, L = 36, R = 10, T = 10, B = 26;
-  const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
-  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
-  const grid = [];
-  const step = niceStep((hi - lo) / 4);
-  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
-    grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#888" : "#ddd" }),
-      svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10, fill: "#444" }, String(Math.round(v * 10) / 10)));
-  }
-  for (let i = 0; i < points.length; i += 1) {
-    grid.push(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", "font-size": 10, fill: "#444" }, names0[i]));
-  }
-  const lines = names.map((_, s) => svg("g", {},
-    svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p[s])}`).join(" "), fill: "none",
-      stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
-    points.map((p, i) => symbolShape(MARKS[s % MARKS.length], x(i) - 5, y(p[s]) - 5, 10,
-      { fill: COLORS[s % COLORS.length], stroke: "#fff" }))));
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": title }, grid, lines);
+  // drawn at the figure's own width (1 unit = 1 px, so the labels keep their size): first
+  // at a phone's width, then again whenever the figure is laid out wider or narrower
+  const draw = (W) => {
+    const H = 190, L = 36, R = 12, T = 10, B = 26;
+    const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
+    const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+    const grid = [];
+    const step = niceStep((hi - lo) / 4);
+    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+      grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#888" : "#ddd" }),
+        svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#444" }, String(Math.round(v * 10) / 10)));
+    }
+    for (let i = 0; i < points.length; i += 1) {
+      // a long last label ("Values") ends at the edge instead of running past it
+      const edge = i === points.length - 1 && String(names0[i]).length > 2;
+      grid.push(svg("text", { x: edge ? W - 2 : x(i), y: H - 8, "text-anchor": edge ? "end" : "middle", "font-size": 11, fill: "#444" }, names0[i]));
+    }
+    const lines = names.map((_, s) => svg("g", {},
+      svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p[s])}`).join(" "), fill: "none",
+        stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
+      points.map((p, i) => symbolShape(MARKS[s % MARKS.length], x(i) - 5, y(p[s]) - 5, 10,
+        { fill: COLORS[s % COLORS.length], stroke: "#fff" }))));
+    return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": title, "data-width": W }, grid, lines);
+  };
+  let chart = draw(320);
   const legend = el("ul", { class: "chart-legend" }, names.map((name, s) =>
     el("li", {}, svg("svg", { width: 28, height: 12, viewBox: "0 0 28 12", "aria-hidden": "true" },
       svg("line", { x1: 0, x2: 28, y1: 6, y2: 6, stroke: COLORS[s % COLORS.length], "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] || null }),
@@ -51,7 +58,20 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
     el("caption", {}, title),
     el("tr", {}, el("th", {}, t("ui.round")), names.map((n) => el("th", {}, n))),
     points.map((p, i) => (fromZero && i === 0 ? null : el("tr", {}, el("th", {}, names0[i]), p.map((v) => el("td", {}, String(v))))))));
-  return el("figure", { class: "score-chart" }, el("figcaption", {}, title), chart, legend, table);
+  const figure = el("figure", { class: "score-chart" }, el("figcaption", {}, title), chart, legend, table);
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(() => {
+      if (!figure.isConnected) { watch.disconnect(); return; }
+      const W = Math.round(Math.max(240, Math.min(1100, figure.clientWidth)));
+      if (W && Math.abs(W - Number(chart.dataset.width)) > 1) {
+        const next = draw(W);
+        chart.replaceWith(next);
+        chart = next;
+      }
+    });
+    watch.observe(figure);
+  }
+  return figure;
 }
 
 function niceStep(raw) {

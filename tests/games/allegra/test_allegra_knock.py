@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.allegra import ENGINE
-from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, IllegalAction, Window
+from app.games.base import CLOSE_WINDOW, SYSTEM_SEAT, IllegalAction, Window, event_for
 from app.tables.engine import apply_any
 from tests.games.allegra.helpers import D, P, grid, make, play, public, shown, types
 
@@ -122,6 +122,22 @@ def test_three_or_fewer_cards_in_a_display_cannot_knock() -> None:
     assert _code(state, 1, {"type": "knock"}) == "cannot_knock"
 
 
+def test_a_player_with_no_face_down_card_cannot_knock() -> None:
+    """RULES.md §5: such a player "can take no action" at all, a knock included."""
+    all_up = grid({i: 5 for i in range(12)})  # every card of seat 2 face up
+    state = make([grid(), grid(), all_up, grid()], deck=(4,))
+    # seat 2's display of 15 also holds seat 3's right column: turn those up too
+    for i in (3, 7, 11):
+        state.up[3][i] = True
+    view = ENGINE.view(state, None)["players"]
+    assert view[2]["face_down"] == 0 and view[2]["cards"] == 15
+    assert not view[2]["can_knock"] and view[1]["can_knock"] and view[3]["can_knock"]
+    state, events = play(state, 0, {"type": "draw"})
+    assert events[1]["seats"] == [1, 3]
+    assert _code(state, 2, {"type": "knock"}) == "cannot_knock"
+    assert ENGINE.legal_actions(state, 2) == []
+
+
 def test_the_knock_sequence_a_to_d() -> None:
     # A = seat 0 draws a 1; R = seat 2 (its display does not touch A's) gets it
     a_grid = grid({1: 10, 3: 10, 2: D(11)})
@@ -135,12 +151,20 @@ def test_the_knock_sequence_a_to_d() -> None:
     assert events == [{"type": "accepted", "seat": 0, "knocker": 2}]
     assert state.phase == "knock_place" and ENGINE.to_act(state) == {2}
     assert len(ENGINE.legal_actions(state, 2)) == 15
-    # a. R places the 1 in its display, takes the 8 into hand, and may clear its new row
+    # a. R places the 1 in its display, takes the 8 into hand, and may clear its new row;
+    # only R learns the 8 (RULES.md §5: nobody else, A included, until it lies face up)
+    before = state
     state, events = play(state, 2, {"type": "place", "pos": P(1, 2)})
     assert events[0] == {"type": "knock_placed", "seat": 2, "pos": P(1, 2), "owner": 2,
-                         "slot": 5, "value": 1, "taken": 8}
+                         "slot": 5, "value": 1}
+    _, raw = apply_any(ENGINE, before, 2, {"type": "place", "pos": P(1, 2)})
+    assert event_for(raw, 2)[0]["taken"] == 8
+    assert all("taken" not in event_for(raw, s)[0] for s in (0, 1, 3))
     assert events[1] == {"type": "lines", "seat": 2, "lines": [[6, 7, 8]]}
-    assert ENGINE.view(state, 1)["knock"]["held"] == 8
+    assert ENGINE.view(state, 2)["knock"]["held"] == 8
+    for seat in (None, 0, 1, 3):
+        knock = ENGINE.view(state, seat)["knock"]
+        assert knock["held"] is None and knock["holding"] is True
     assert ENGINE.to_act(state) == {2}
     state, events = play(state, 2, {"type": "clear", "cells": [6, 7, 8]})
     assert types(events) == ["cleared"] and state.phase == "knock_take"

@@ -329,9 +329,9 @@ def test_a_neighbour_completing_your_display_does_not_end_the_round() -> None:
     assert state.current == 0
     # seat 0 plays; seat 1 has nothing face down: its turn is skipped
     state, _ = play(state, 0, {"type": "draw"})
-    assert ENGINE.to_act(state) == {1, 2}  # seat 1 may still knock
+    # nor may seat 1 knock: with no face-down card it "can take no action" (RULES.md §5)
+    assert ENGINE.to_act(state) == {2}
     state, _ = play(state, 2, {"type": "no_knock"})
-    state, _ = play(state, 1, {"type": "no_knock"})
     state, events = play(state, 0, {"type": "keep", "pos": P(1, 1)})
     assert types(events)[-2:] == ["skipped", "turn"] and events[-2]["seat"] == 1
     assert state.current == 2 and state.trigger is None

@@ -64,3 +64,46 @@ def test_the_owner_does_not_see_their_own_face_down_cards() -> None:
     view = ENGINE.view(state, 0)
     assert view["players"][0]["grid"] == [{"up": False}] * 12
     assert str(MARK) not in json.dumps(view)
+
+
+def _held_marked(state: AllegraState) -> AllegraState:
+    s = ENGINE.load(ENGINE.dump(state))
+    assert s.held is not None
+    s.values[s.held] = MARK
+    return s
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_card_a_knocker_takes_into_hand_is_known_to_that_knocker_alone(seats: int) -> None:
+    """RULES.md §5, step a: only R sees the card it takes into hand until it lies face up.
+    Random games that knock and accept whenever they can; the held card is marked."""
+    chooser = random.Random(100 + seats)
+    state = ENGINE.setup(seats, {}, seed=seats)
+    held_seen = places = 0
+    while ENGINE.outcome(state) is None and places < 12:
+        if state.held is not None:
+            held_seen += 1
+            marked = _held_marked(state)
+            for seat in (None, *range(seats)):
+                text = json.dumps(ENGINE.view(marked, seat))
+                if seat == state.knocker:
+                    assert str(MARK) in text  # R knows its card
+                else:
+                    assert str(MARK) not in text, f"seat {seat} sees the knocker's card"
+                    assert ENGINE.view(marked, seat)["knock"]["holding"] is True
+        window = open_window(ENGINE, state)
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        legal = ENGINE.legal_actions(state, seat)
+        wanted = [a for a in legal if a["type"] in ("knock", "accept")]
+        action = chooser.choice(wanted or legal)
+        if window is not None and not wanted:
+            seat, action = SYSTEM_SEAT, {"type": "close_window", "window": window.id}
+        if action["type"] == "place":
+            places += 1
+            _, events = apply_any(ENGINE, state, seat, action)
+            for observer in (None, *range(seats)):
+                placed = next(e for e in event_for(events, observer)
+                              if e["type"] == "knock_placed")
+                assert ("taken" in placed) == (observer == seat), (observer, placed)
+        state, _ = apply_any(ENGINE, state, seat, action)
+    assert places >= 3 and held_seen >= 3

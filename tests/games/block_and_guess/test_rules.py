@@ -213,10 +213,12 @@ def test_team_agreement_first_guess_is_final_and_proposals_stay_in_the_team() ->
     with pytest.raises(IllegalAction) as err:
         act(s, 2, {"type": "guess", "build": 0, "object": 3})
     assert err.value.code == "no_such_build"
-    assert s["points"] == [2, 0]
+    assert s["points"] == [0, 0]  # held until the other team has answered too
     with pytest.raises(IllegalAction) as err:
         act(s, 2, {"type": "guess", "build": 1, "object": 5})
     assert err.value.code == "not_guesser"
+    s, _ = act(s, 3, {"type": "guess", "build": 1, "object": 1})
+    assert s["points"] == [2, 0]
 
 
 def test_alone_a_guesser_does_not_propose_and_wrong_objects_are_not_offered_again() -> None:
@@ -375,7 +377,8 @@ def test_rulebook_example_trumpet_and_fountain() -> None:
     s, events = act(s, 3, {"type": "guess", "build": 1, "object": 2})
     assert s["points"] == [2, 2] and s["round"] == 2
     revealed = [e.data for e in events if e.type == "revealed"]
-    assert revealed == [{"build": 1, "target": 2, "name": {"es": "fuente", "en": "fountain"}}]
+    assert revealed == [{"build": 0, "target": 1, "name": {"es": "trompeta", "en": "trumpet"}},
+                        {"build": 1, "target": 2, "name": {"es": "fuente", "en": "fountain"}}]
 
 
 def test_same_number_same_object() -> None:

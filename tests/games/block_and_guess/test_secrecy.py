@@ -55,9 +55,12 @@ def test_guessers_and_spectators_never_see_an_open_target(seats: int) -> None:
             for shown in event_for(events, observer):
                 if shown["type"] == "revealed":
                     revealed_seen += 1
-                    guessed = [e.data for e in events if e.type == "guessed"
-                               and e.data["build"] == shown["build"]]
-                    assert guessed and (guessed[0]["right"] or s["stage"] == 2)
+                    judged = [e.data for e in events if e.type == "judged"
+                              and e.data["build"] == shown["build"]]
+                    assert judged and (judged[0]["right"] or s["stage"] == 2)
+                    # only when the phase is over for every build
+                    assert not any(b["in_play"] and b["guess"] is None
+                                   for b in new["builds"] if new["phase"] == "guess")
                 elif shown["type"] == "targets":  # a new round: only its builders get it
                     assert observer in new["builders"]
                 elif shown["type"] != "round_scored":  # a finished round's record

@@ -1,12 +1,17 @@
 // Block and Guess boards: a side view of one build (ground line at the bottom) drawn as SVG in
 // board units with y up, and the blocks as polygons from the view's block_types. Colour is
 // never the only cue: each block carries its colour's symbol and an accessible name.
+// A board shows a frame of the world: the builder's own zoomed in on the build (blocks big
+// enough for a finger), a watched or guessed build fitted to its blocks (drawn large).
 import { svg } from "../../svg.js";
 import { symbolShape } from "../../ui/cards.js";
+import { bounds, placed, worldOf } from "./geometry.js";
 
 export const FILL = { natural: "#d8b184", red: "#d64545", blue: "#3d6fd6", yellow: "#f0c93a", green: "#3f9d5a" };
 const SYMBOL = { natural: "bar", red: "red", blue: "blue", yellow: "yellow", green: "green" };
 const GROUND = 14; // board units shown under the ground line
+const MARGIN = 24; // board units kept around a build in a fitted frame
+const HIT = 16; // screen pixels of extra grab area around the builder's blocks, at any zoom
 
 export function blockName(ctx, type) {
   return ctx.t("block-and-guess.block.named", {
@@ -17,13 +22,15 @@ export function placementTransform(p) {
   return `translate(${p.x} ${p.y}) rotate(${p.angle}) scale(${p.flip ? -1 : 1} 1)`;
 }
 
-// One block at a placement (or at the origin): its convex parts and its colour's symbol.
-export function blockShape(type, p, attrs = {}) {
+// One block at a placement (or at the origin): its convex parts and its colour's symbol;
+// `hit` adds an invisible wide outline that a finger can catch.
+export function blockShape(type, p, attrs = {}, hit = false) {
   const size = Math.min(16, type.w * 0.5, type.h * 0.5);
+  const points = (part) => part.map(([x, y]) => `${x},${y}`).join(" ");
   return svg("g", { transform: p ? placementTransform(p) : null, class: "bg-block", ...attrs },
+    hit ? type.parts.map((part) => svg("polygon", { points: points(part), class: "bg-hit", "stroke-width": HIT * 2 })) : null,
     type.parts.map((part) => svg("polygon", {
-      points: part.map(([x, y]) => `${x},${y}`).join(" "),
-      fill: FILL[type.colour], stroke: "#2b2118", "stroke-width": 1.5, "stroke-linejoin": "round" })),
+      points: points(part), fill: FILL[type.colour], stroke: "#2b2118", "stroke-width": 1.5, "stroke-linejoin": "round", class: "bg-face" })),
     svg("g", { transform: "scale(1 -1)" }, symbolShape(SYMBOL[type.colour], -size / 2, -size / 2, size, { fill: "#fff", stroke: "#1f2230" })));
 }
 
@@ -34,25 +41,77 @@ export function blockThumb(ctx, type, size = 56) {
     svg("g", { transform: "scale(1 -1)" }, blockShape(type, null)));
 }
 
-// The board of one build. options: {label, mine, mode, front, hideBlocks, selected}
+// The part of the world a board shows, in SVG units (y down, the ground line at y = h):
+// {x, y, w, h}. `zoom` (the builder's own board): that many times closer than the whole
+// board, centred on the build, zoomed out as far as needed to keep all of it in view.
+// `fit` (anyone else's board): the build's blocks with a margin, at least `minWidth` wide.
+export function frame(view, build, { zoom = 1, fit = false, centre = null } = {}) {
+  const W = view.board.w;
+  const H = view.board.h;
+  const aspect = W / (H + GROUND);
+  const world = worldOf(view);
+  const boxes = build.placed.map((p) => bounds(placed(world, p)));
+  const full = { x: 0, y: 0, w: W, h: H + GROUND };
+  if (!boxes.length && (fit || zoom <= 1)) return full;
+  const x0 = Math.min(...boxes.map((b) => b[0]), Infinity);
+  const x1 = Math.max(...boxes.map((b) => b[2]), -Infinity);
+  const top = Math.max(...boxes.map((b) => b[3]), 0);
+  let w;
+  if (fit) w = Math.max(x1 - x0 + 2 * MARGIN, (top + MARGIN + GROUND) * aspect, W / 3.2);
+  else w = Math.max(W / zoom, boxes.length ? x1 - x0 + 2 * MARGIN : 0, boxes.length ? (top + MARGIN + GROUND) * aspect : 0);
+  if (w >= W) return full;
+  const h = w / aspect;
+  const cx = boxes.length ? (x0 + x1) / 2 : (centre ?? W / 2);
+  const x = Math.min(Math.max(cx - w / 2, 0), W - w);
+  return { x, y: H + GROUND - h, w, h };
+}
+
+// The board of one build. options: {label, mine, mode, hideBlocks, selected, frame,
+// problems: Map block -> [short reason], focusable}
 export function boardSvg(ctx, view, build, options = {}) {
   const { w, h } = view.board;
   const types = view.block_types;
+  const box = options.frame || { x: 0, y: 0, w, h: h + GROUND };
+  const problems = options.problems || new Map();
+  const blocks = options.hideBlocks ? [] : build.placed;
   const inner = svg("g", { transform: `translate(0 ${h}) scale(1 -1)`, class: "bg-world" },
     svg("rect", { x: 0, y: 0, width: w, height: h, class: "bg-sky" }),
     svg("line", { x1: 0, x2: w, y1: 0, y2: 0, class: "bg-ground-line" }),
-    options.hideBlocks ? null : build.placed.map((p) => blockShape(types[p.block], p, {
-      "data-block": String(p.block), class: `bg-block${options.selected === p.block ? " selected" : ""}${options.mine ? " draggable" : ""}`,
-      role: "img", "aria-label": blockName(ctx, types[p.block]) })),
+    blocks.map((p) => blockShape(types[p.block], p, {
+      "data-block": String(p.block),
+      class: `bg-block${options.selected === p.block ? " selected" : ""}${options.mine ? " draggable" : ""}${problems.has(p.block) ? " bg-problem" : ""}`,
+      role: "img", "aria-label": blockName(ctx, types[p.block]) + (problems.has(p.block) ? `: ${problems.get(p.block).join(", ")}` : "") }, options.mine)),
     options.mode === "half" ? svg("rect", { x: w / 2, y: 0, width: w / 2, height: h, class: "bg-veil" }) : null);
   const ground = svg("rect", { x: 0, y: h, width: w, height: GROUND, class: "bg-ground" });
-  const groundLabel = svg("text", { x: 6, y: h + GROUND - 3, class: "bg-ground-text" }, ctx.t("block-and-guess.label.ground"));
+  const text = Math.max(9, box.w / 32); // board units: readable at every zoom
+  const groundLabel = svg("text", { x: box.x + 6, y: h + GROUND - 3, class: "bg-ground-text", "font-size": Math.min(GROUND - 3, text) }, ctx.t("block-and-guess.label.ground"));
   const front = build.front ? svg("text", {
-    x: build.front === "left" ? 8 : w - 8, y: 24, "text-anchor": build.front === "left" ? "start" : "end", class: "bg-front" },
+    x: build.front === "left" ? box.x + 8 : box.x + box.w - 8, y: box.y + text * 1.6, "font-size": text * 1.3,
+    "text-anchor": build.front === "left" ? "start" : "end", class: "bg-front" },
   `${build.front === "left" ? "◀ " : ""}${ctx.t("block-and-guess.label.front", { side: ctx.t(`block-and-guess.side.${build.front}`) })}${build.front === "right" ? " ▶" : ""}`) : null;
-  return svg("svg", { class: `bg-board${options.mine ? " mine" : ""}`, id: `bg-board-${build.builder}`, viewBox: `0 0 ${w} ${h + GROUND}`,
-    role: "group", "aria-label": options.label || "", "data-builder": String(build.builder) },
-  inner, ground, groundLabel, front);
+  // the reason a build is not valid, written just above the block it concerns (notes that
+  // would overlap are stacked upwards, the lowest block's nearest to it)
+  const notes = [];
+  const wanted = blocks.filter((p) => problems.has(p.block)).map((p) => {
+    const [bx0, , bx1, by1] = bounds(placed(worldOf(view), p));
+    const words = problems.get(p.block)[0];
+    const width = words.length * text * 0.58;
+    return { block: p.block, words, width, x: Math.min(Math.max((bx0 + bx1) / 2, box.x + width / 2 + 2), box.x + box.w - width / 2 - 2), y: h - by1 - text * 0.45 };
+  }).sort((a, b) => b.y - a.y);
+  for (const note of wanted) {
+    while (notes.some((o) => Math.abs(o.x - note.x) < (o.width + note.width) / 2 && Math.abs(o.y - note.y) < text * 1.1)) note.y -= text * 1.15;
+    notes.push(note);
+  }
+  const noteNodes = notes.map((n) => svg("text", {
+    x: n.x, y: Math.max(n.y, box.y + text * 1.1), "text-anchor": "middle", "font-size": text, class: "bg-note", "data-note": String(n.block), "aria-hidden": "true" },
+  n.words));
+  return svg("svg", {
+    class: `bg-board${options.mine ? " mine" : ""}`, id: `bg-board-${build.builder}`,
+    viewBox: `${box.x} ${box.y} ${box.w} ${box.h}`, preserveAspectRatio: "xMidYMax meet",
+    role: options.focusable ? "application" : "group", "aria-label": options.label || "", "data-builder": String(build.builder),
+    tabindex: options.focusable ? "0" : null, "data-focus-key": options.focusable ? "board" : null,
+    "aria-describedby": options.describedBy || null },
+  inner, ground, groundLabel, front, noteNodes);
 }
 
 // Board coordinates (y up) of a pointer event over a board svg.
@@ -62,6 +121,12 @@ export function boardPoint(board, event, view) {
   point.y = event.clientY;
   const local = point.matrixTransform(board.getScreenCTM().inverse());
   return { x: local.x, y: view.board.h - local.y };
+}
+
+// The middle of what a board shows, in board coordinates (the mirror line of card 10).
+export function frameCentre(board, view) {
+  const box = board.viewBox.baseVal;
+  return { x: box.x + box.width / 2, y: view.board.h - (box.y + box.height / 2) };
 }
 
 // Draw (or move) a block that is not part of the stored build: a live drag.

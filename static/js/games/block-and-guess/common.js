@@ -1,0 +1,52 @@
+// What the parts of the Block and Guess page share: the catalogue prefix, the page's own
+// state between renders (selection, zoom, a drag in progress), and small helpers.
+
+export const P = "block-and-guess";
+
+// page state between renders: the selected block, the builder's zoom, a drag in progress,
+// the build being guessed (3 players: one guesser answers two builds, one at a time)
+export const ui = {
+  table: null, root: null, ctx: null, last: null, selected: null, drag: null,
+  lastSent: 0, dragged: false, zoom: null, guessing: null, phaseKey: "", mineKey: "",
+};
+
+export const lang = () => (window.LANG === "en" ? "en" : "es");
+export const named = (pair) => (pair ? pair[lang()] : "");
+
+export function who(ctx, seat) {
+  return seat === ctx.me ? `${ctx.seatName(seat)} (${ctx.t(`${P}.label.you`)})` : ctx.seatName(seat);
+}
+
+export function objectLabel(view, n) {
+  const card = view.clue;
+  return card ? `${n}. ${named(card.objects[n - 1])}` : String(n);
+}
+
+export function teamLabel(ctx, view, team) {
+  const names = view.teams[team].map((s) => ctx.seatName(s)).join(", ");
+  return view.solo ? names : `${ctx.t(`${P}.label.team`, { n: team + 1 })} (${names})`;
+}
+
+export function myBuild(view, me) {
+  return view.builds.find((b) => b.builder === me) || null;
+}
+
+export function isBuilding(view, me) {
+  const mine = myBuild(view, me);
+  return !!(view.phase === "build" && mine && mine.in_play && !mine.submitted);
+}
+
+// the builds this seat must answer now
+export function toGuess(view, me) {
+  if (view.phase !== "guess" || me === null) return [];
+  return view.builds.filter((b) => b.in_play && b.guess === null && b.guessers.includes(me));
+}
+
+// A button for an action the view may offer; disabled when it is not legal now.
+export function button(ctx, action, key, label, attrs = {}) {
+  const legal = ctx.isLegal(action);
+  return ctx.el("button", { type: "button", disabled: !legal, "data-focus-key": key, onclick: () => ctx.send(action), ...attrs }, label);
+}
+
+export const round2 = (v) => Math.round(v * 100) / 100;
+export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));

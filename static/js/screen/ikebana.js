@@ -1,0 +1,13 @@
+// Ikebana on the table screen: the page's own spectator board (the card being considered,
+// bouquets, discard piles, rounds), enlarged by screen.css; prestige in the seat list.
+import { render } from "../games/ikebana.js";
+
+export function board(root, message, ctx) {
+  render(root, message, ctx);
+}
+
+export function seatFacts(message, seat, ctx) {
+  const player = message.view.players[seat];
+  if (!player) return [];
+  return [ctx.t("ikebana.label.prestige_points", { n: player.prestige })];
+}
