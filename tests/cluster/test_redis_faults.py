@@ -25,7 +25,7 @@ from redis.asyncio import Redis
 from app.db.repository import Repository, StaleOwner
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError
-from app.tables.actor import Act, Connect, Join, Start
+from app.tables.core.commands import Act, Join, Start
 from app.tables.cluster import Cluster, owner_key
 from app.tables.connections import Connection
 from app.tables.registry import Registry
@@ -142,7 +142,7 @@ async def test_an_owner_cut_off_from_redis_stops_before_another_takes_its_tables
         socket = Socket()
         conn = Connection(actor.info.seats[0], socket.send_text, socket.close, 64)
         writer = asyncio.get_running_loop().create_task(conn.writer())
-        await actor.submit(Connect(conn))
+        await actor.connect(conn)
         for _ in range(3):
             await move(actor)
         accepted = actor.info.version
@@ -253,7 +253,7 @@ async def test_a_process_that_wakes_past_its_lease_refuses_its_first_write(
         socket = Socket()
         conn = Connection(actor.info.seats[0], socket.send_text, socket.close, 64)
         writer = asyncio.get_running_loop().create_task(conn.writer())
-        await actor.submit(Connect(conn))
+        await actor.connect(conn)
         assert cluster._task is not None
         cluster._task.cancel()  # the keep-alive has not run since the wake-up
         now[0] += LEASE * 5  # the pause
