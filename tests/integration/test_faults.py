@@ -52,6 +52,11 @@ def _replayed_views(match: dict) -> dict[int, Any]:
     return states
 
 
+# The kill cuts the test clients' own sockets mid-handshake now and then; a socket of the
+# client's library garbage-collected unclosed then is the client's artefact, not the server's
+# (whose process is gone), and says nothing about what this test checks: what was stored.
+@pytest.mark.filterwarnings("ignore::ResourceWarning",
+                            "ignore::pytest.PytestUnraisableExceptionWarning")
 async def test_sigkill_mid_game_loses_no_accepted_action(server) -> None:
     tables = []
     for i, (game, seats) in enumerate(MIX):
