@@ -25,9 +25,9 @@ from redis.asyncio import Redis
 from app.db.repository import Repository, StaleOwner
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import AppError
-from app.tables.core.commands import Act, Join, Start
 from app.tables.cluster import Cluster, owner_key
 from app.tables.connections import Connection
+from app.tables.core.commands import Act, Join, Start
 from app.tables.registry import Registry
 from tests.support.redis import RedisServer
 from tests.support.tcpproxy import TcpProxy
