@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.errors import AppError
-from app.tables.core import bots, ending, play, room, seating, votes, wakeups
+from app.tables.core import bots, ending, play, room, sandbox, seating, votes, wakeups
 from app.tables.core.commands import (
     Act,
     AddBot,
@@ -34,6 +34,7 @@ from app.tables.core.commands import (
     SetRematch,
     Start,
     Sync,
+    TakeSeats,
     Wake,
 )
 from app.tables.core.effects import Effect, Refuse
@@ -49,6 +50,7 @@ HANDLERS: dict[type, Handler] = {
     Start: seating.start,
     AddBot: seating.add_bot,
     RemoveBot: seating.remove_bot,
+    TakeSeats: sandbox.take_seats,
     Act: play.act,
     Ephemeral: play.ephemeral,
     BotMove: bots.bot_move,

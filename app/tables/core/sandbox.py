@@ -1,0 +1,47 @@
+"""The hot seat of a branch: its host may take every seat, to study a position alone.
+
+A branch (a game played on from a moment of a finished match, app/tables/branching.py) is a
+normal table; on top of that its host may sit in more than one seat before the start (one
+free seat more, or all of them), and give any of them to a bot instead (``AddBot`` takes the
+host's own seat). While playing, each of the host's connections is for one of those seats
+(``Connect.seat``): it is pushed that seat's view only, and its moves are that seat's; the
+page switches seat by connecting again. Only branches: at a real game one player is one
+seat.
+"""
+
+from __future__ import annotations
+
+from app.errors import AppError, forbidden
+from app.tables.core.commands import TakeSeats
+from app.tables.core.effects import Reply, SystemLine
+from app.tables.core.play import Decision
+from app.tables.core.seating import _bad_seat, _seated, game_started
+from app.tables.core.state import TableState, TableStatus, seats_of
+
+
+def take_seats(table: TableState, cmd: TakeSeats, now: float) -> Decision:
+    if table.branch_of is None:
+        raise AppError("not_a_branch", "only a branch of a finished match has a hot seat "
+                       "(at a real game one player has one seat)", 409)
+    if cmd.player_id != table.host_id:
+        raise forbidden("only the host can take more seats")
+    if table.status is not TableStatus.WAITING:
+        raise game_started("seats are taken before the game starts")
+    free = [s for s, p in enumerate(table.seats) if p is None]
+    if cmd.seat is not None:
+        if not 0 <= cmd.seat < table.seat_count:
+            raise _bad_seat(table)
+        if cmd.seat not in free:
+            if table.seats[cmd.seat] == cmd.player_id:
+                return table, [Reply(sorted(seats_of(table, cmd.player_id)))]
+            raise AppError("seat_taken", "that seat is taken", 409)
+        free = [cmd.seat]
+    if not free:
+        return table, [Reply(sorted(seats_of(table, cmd.player_id)))]
+    seats = list(table.seats)
+    for seat in free:
+        seats[seat] = cmd.player_id
+    table, effects = _seated(table, seats, table.host_id, now)
+    name = table.names.get(cmd.player_id, "")
+    lines = [SystemLine("joined", seat, {"name": name}) for seat in free]
+    return table, [*effects, *lines, Reply(sorted(seats_of(table, cmd.player_id)))]
