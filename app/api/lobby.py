@@ -20,7 +20,16 @@ from app.api.schemas import (
 from app.api.shapes import summary_out, table_out
 from app.config import get_settings
 from app.games import ENGINES
-from app.tables.core.commands import AddBot, Delete, Join, Leave, RemoveBot, Start, TakeSeats
+from app.tables.core.commands import (
+    AddBot,
+    BotsPlay,
+    Delete,
+    Join,
+    Leave,
+    RemoveBot,
+    Start,
+    TakeSeats,
+)
 from app.tables.core.state import TableStatus
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -156,4 +165,17 @@ async def take_seats(table_id: str, request: Request, player: CurrentPlayer,
     body = body or TakeSeatsIn()
     actor = await registry.get(table_id)
     await actor.submit(TakeSeats(player.id, body.seat))
+    return table_out(request, actor, player.id)
+
+
+@router.post("/tables/{table_id}/hot-seat/bots", response_model=TableOut,
+             responses=errors(400, 401, 403, 404, 409, 422, 503))
+async def bots_play(table_id: str, request: Request, player: CurrentPlayer,
+                    registry: RegistryDep, body: TakeSeatsIn | None = None) -> TableOut:
+    """The hot seat of a branch in play (host only): the game's bot plays one of your seats
+    (``seat``) or all of them from now on, to see how the position plays out. 409
+    ``not_a_branch`` at a real game (there, a seat goes to a bot only by a vote)."""
+    body = body or TakeSeatsIn()
+    actor = await registry.get(table_id)
+    await actor.submit(BotsPlay(player.id, body.seat))
     return table_out(request, actor, player.id)

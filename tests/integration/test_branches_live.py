@@ -17,36 +17,12 @@ import pytest
 
 from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
-from app.games.base import SYSTEM_SEAT, Rng
-from app.tables.engine import adapt, apply_any
-from tests.games.conformance import playout
+from app.games.base import Rng
+from app.tables.engine import adapt
 from tests.support.client import ApiClient, SeatClient
+from tests.support.matches import stored_match
 
 GAMES = sorted(ENGINES)
-
-
-def stored_match(base: str, game: str, seed: int) -> tuple[str, list[Any], ApiClient]:
-    """A random game of ``game`` played here to its end and imported as a finished match:
-    (its id, the engine state after each step, the importer)."""
-    engine = ENGINES[game]
-    seats = engine.min_players
-    final, log = playout(engine, seats, {}, seed, deep_checks=False)
-    states = [engine.setup(seats, {}, seed)]
-    for seat, action in log:
-        states.append(apply_any(engine, states[-1], seat, action)[0])
-    record = {
-        "format": "ludoteca.match", "format_version": 1, "game": game, "seats": seats,
-        "options": {}, "seed": seed,
-        "players": [{"seat": s, "name": f"Original {s}"} for s in range(seats)],
-        "outcome": engine.outcome(final).to_json(),
-        "log": [{"seq": i + 2, "seat": seat, "action": action,
-                 "source": "system" if seat == SYSTEM_SEAT else "player"}
-                for i, (seat, action) in enumerate(log)],
-    }
-    importer = ApiClient(base, "Archivo")
-    r = importer.request("POST", "/api/matches/import", json=record)
-    assert r.status_code == 201, r.text
-    return r.json()["id"], states, importer
 
 
 def branch(player: ApiClient, match_id: str, body: dict[str, Any],

@@ -69,6 +69,16 @@ class TakeSeats:
     seat: int | None = None
 
 
+@dataclass(slots=True)
+class BotsPlay:
+    """The host of a branch in play gives one of their seats (``seat``), or every one of
+    them (None), to the game's bot, to see how the position plays out
+    (app/tables/core/sandbox.py)."""
+
+    player_id: str
+    seat: int | None = None
+
+
 # ------------------------------------------------------------------------ play
 
 

@@ -14,6 +14,7 @@ from app.tables.core import presence
 from app.tables.core.commands import (
     Act,
     AddBot,
+    BotsPlay,
     Chat,
     Connect,
     Join,
@@ -27,7 +28,7 @@ from app.tables.core.state import TableState, new_table, seats_of
 from app.tables.core.views import state_message, summary
 from app.tables.engine import adapt, apply_any
 from tests.games.conformance import playout
-from tests.tables.core.helpers import ok, refused, run
+from tests.tables.core.helpers import ok, refused, run, started
 from tests.tables.support import table_for
 
 
@@ -156,3 +157,28 @@ def test_a_branch_starts_in_its_position_for_every_seat() -> None:
     for seat in range(3):
         assert engine.view(table.game_state, seat) == engine.view(
             engine.engine.load(dict(table.position)), seat)
+
+
+def test_the_host_of_a_branch_in_play_hands_seats_to_the_bot() -> None:
+    table = branch_table(seats=3)
+    table, _ = ok(table, TakeSeats("a", seat=1))
+    table, _ = ok(table, Join("c", "Cleo"))
+    _, error = refused(table, BotsPlay("a"))
+    assert error.code == "not_playing"
+    table, _ = ok(table, Start("a"))
+    _, error = refused(table, BotsPlay("c"))
+    assert error.code == "forbidden"
+    _, error = refused(table, BotsPlay("a", seat=2))
+    assert error.code == "not_your_seat"
+    version = table.version
+    table, bot_seats = ok(table, BotsPlay("a", seat=1))
+    assert bot_seats == [1] and table.autopilot == {1} and table.version == version + 1
+    table, bot_seats = ok(table, BotsPlay("a"))
+    assert bot_seats == [0, 1] and table.autopilot == {0, 1}
+    # recorded in the log, so a restart and the replay know the bot played those seats
+    assert [s.source for s in table.history][-2:] == ["host", "host"]
+    again, bot_seats = ok(table, BotsPlay("a"))  # nothing more to hand over
+    assert bot_seats == [0, 1] and again.version == table.version
+    plain = started("hanabi", 2)
+    _, error = refused(plain, BotsPlay("a"))
+    assert error.code == "not_a_branch"
