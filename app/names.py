@@ -38,3 +38,14 @@ def clean_name(raw: str) -> str:
     if len(text) > NAME_MAX:
         raise BadName("name.error.too_long", f"a name has at most {NAME_MAX} characters")
     return text
+
+
+def clean_chat_text(text: str) -> str:
+    """Chat text as the server takes it, live or imported: not blank, no control characters
+    (line breaks and tabs aside) and no lone surrogates, which a database cannot store (a NUL
+    made PostgreSQL refuse the line after it had been accepted)."""
+    if not text.strip():
+        raise ValueError("empty text")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\t" for ch in text):
+        raise ValueError("control characters in the text")
+    return text

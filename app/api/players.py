@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, RegistryDep, RepoDep, create_player
@@ -13,6 +13,10 @@ from app.api.schemas import MatchOut, MyTableOut, NewPlayer, PlayerCreated, Play
 from app.api.shapes import match_out, result_of, table_out
 from app.errors import not_found
 from app.tables.core.commands import Rename
+
+# a player's id (16 characters); at least 3, so that "me" is never read as one: the path
+# /api/players/me is the caller's own record, and the schema must not offer it to both routes
+PlayerId = Annotated[str, Path(min_length=3, max_length=64)]
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -61,7 +65,7 @@ class PlayerMatchOut(MatchOut):
 
 
 @router.get("/{player_id}", response_model=PlayerOut, responses=errors(404, 503))
-async def player_info(player_id: str, repo: RepoDep) -> PlayerOut:
+async def player_info(player_id: PlayerId, repo: RepoDep) -> PlayerOut:
     """A player's public name."""
     player = await repo.player(player_id)
     if player is None:
@@ -71,7 +75,8 @@ async def player_info(player_id: str, repo: RepoDep) -> PlayerOut:
 
 @router.get("/{player_id}/matches", response_model=list[PlayerMatchOut],
             responses=errors(404, 503))
-async def player_matches(player_id: str, repo: RepoDep, limit: int = Query(50, ge=1, le=200),
+async def player_matches(player_id: PlayerId, repo: RepoDep,
+                         limit: int = Query(50, ge=1, le=200),
                          offset: int = Query(0, ge=0, le=1_000_000_000),
                          kind: Literal["games", "branches"] = Query(
                              "games", description="games: the player's real games; "

@@ -146,7 +146,7 @@ async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -
 
 
 @router.post("/{match_id}/branch", status_code=201, response_model=TableOut,
-             responses=errors(400, 401, 403, 409, 422, 429, 503))
+             responses=errors(400, 401, 403, 404, 409, 422, 429, 503))
 async def branch(match_id: str, body: BranchIn, request: Request, repo: RepoDep,
                  player: CurrentPlayer, registry: RegistryDep) -> TableOut:
     """Play on from a moment of a finished match: a new table whose game starts in exactly

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.errors import AppError
+from app.names import clean_chat_text
 
 
 class _Message(BaseModel):
@@ -25,7 +26,7 @@ class ActionMessage(_Message):
 
 class ChatMessage(_Message):
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=500)]
+    text: Annotated[str, Field(min_length=1, max_length=500), AfterValidator(clean_chat_text)]
 
 
 class SyncMessage(_Message):

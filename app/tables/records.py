@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,7 +41,7 @@ from app.db.repository import Repository, StoredAction, hash_token, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import SYSTEM_SEAT, BadOptions, IllegalAction, event_for
-from app.names import BadName, clean_name
+from app.names import BadName, clean_chat_text, clean_name
 from app.tables import options as table_options
 from app.tables.core.ending import Replayed, replay
 from app.tables.engine import adapt
@@ -181,16 +180,6 @@ def _check_bounds(data: MatchFile) -> None:
             raise _refuse(problem)
 
 
-def _clean_text(text: str) -> str:
-    """Chat text as live chat takes it: 1 to 500 characters, no control characters (line
-    breaks and tabs aside), which some databases cannot even store."""
-    if not text.strip():
-        raise ValueError("empty text")
-    if any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text):
-        raise ValueError("control characters in the text")
-    return text
-
-
 def _chat_lines(data: MatchFile) -> list[tuple[ChatEntry, str, str | None]]:
     """(line, its checked name, its checked text) for every chat line."""
     out = []
@@ -210,7 +199,7 @@ def _chat_lines(data: MatchFile) -> list[tuple[ChatEntry, str, str | None]]:
         except BadName as exc:
             raise _refuse(f"{where}: name: {exc}") from None
         try:
-            text = _clean_text(line.text)
+            text = clean_chat_text(line.text)
         except ValueError as exc:
             raise _refuse(f"{where}: text: {exc}") from None
         out.append((line, name, text))

@@ -191,3 +191,37 @@ def test_generated_messages_never_harm_a_table(shared_server, game_id: str) -> N
             await c.close()
 
     asyncio.run(still_plays())
+
+
+async def test_chat_with_characters_no_database_stores_is_refused_before_it_is_accepted(
+        server) -> None:
+    """A NUL (or a lone surrogate) in live chat is a bad message, told at once: PostgreSQL
+    cannot store it, and it used to be accepted, pushed, then lost with a storage error."""
+    players, table, _ = seat_players(server.url, "hanabi", 2)
+    a, b = await connect_and_start(server.ws_url, players, table)
+    for text in ("nul\x00here", "half \ud800 a pair", "bell\x07"):
+        await a.send(json.dumps({"type": "chat", "text": text}))  # (escaped: \u0000, \ud800)
+        replies = await drain(a)
+        errors = [m for m in replies if m["type"] == "error"]
+        assert [e["code"] for e in errors] == ["bad_message"], replies
+        assert errors[0]["message"].startswith("chat.text"), errors  # says which field
+        if "\ud800" not in text:
+            assert "control characters" in errors[0]["message"]
+        assert not any(m["type"] == "chat" and m["kind"] != "system" for m in replies)
+    await a.send({"type": "chat", "text": "línea\tcon tab\ny salto"})
+    line = await a.next_of("chat")
+    while line["kind"] == "system":
+        line = await a.next_of("chat")
+    assert line["text"] == "línea\tcon tab\ny salto"
+    seen_by_b = await b.next_of("chat")
+    while seen_by_b["kind"] == "system":
+        seen_by_b = await b.next_of("chat")
+    assert seen_by_b["id"] == line["id"]
+    await a.close()
+    await b.close()
+    # the line is stored: a new connection gets it back with the table's chat
+    async with SeatClient(server.ws_url, table["id"], players[1].token) as again:
+        got = await again.next_of("chat")
+        while got.get("kind") == "system":
+            got = await again.next_of("chat")
+        assert got["text"] == "línea\tcon tab\ny salto"
