@@ -46,9 +46,10 @@ export class TableSocket {
     old.onmessage = null;
     this.onStatus(false);
     this.connect();
-    // the old connection goes once the new one is open: the player never looks away
+    // the old connection goes once the table has taken the new one (its first message):
+    // the player never looks away
     const closeOld = () => old.close();
-    this.ws.addEventListener("open", closeOld, { once: true });
+    this.ws.addEventListener("message", closeOld, { once: true });
     this.ws.addEventListener("close", closeOld, { once: true });
   }
 

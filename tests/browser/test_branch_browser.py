@@ -71,6 +71,9 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         for _ in range(3):
             play_one_move(page)
         assert int(page.locator("#table-app").get_attribute("data-version")) == version + 3
+        # switching seat connects again before letting the old connection go: never away
+        chat = page.inner_text("#chat")
+        assert "desconectado" not in chat, chat
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(ARTIFACTS / "branch-hot-seat-phone.png"), full_page=True)
 

@@ -19,7 +19,7 @@ from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
 from app.games.base import Rng
 from app.tables.engine import adapt
-from tests.support.client import ApiClient, SeatClient
+from tests.support.client import ApiClient, SeatClient, connect_and_start, seat_players
 from tests.support.matches import stored_match
 
 GAMES = sorted(ENGINES)
@@ -145,3 +145,95 @@ async def test_a_branch_is_refused_clearly_and_nothing_is_created(shared_server)
     table = r.json()
     assert table["seats"][1]["player"]["id"] == player.id and table["seats"][0]["player"] is None
     assert table["invite_url"]
+
+
+async def test_a_private_match_is_branched_only_by_its_players_and_stays_private(
+        shared_server) -> None:
+    base, ws_base = shared_server.url, shared_server.ws_url
+    players, table, _ = seat_players(base, "hanabi", 2, private=True)
+    clients = await connect_and_start(ws_base, players, table)
+    for c in clients:
+        await c.close()
+    assert players[1].request("POST", f"/api/tables/{table['id']}/resign").status_code == 200
+    stranger = ApiClient(base, "Fisgona")
+    r = branch(stranger, table["id"], {"step": 0})
+    assert r.status_code == 403 and r.json()["code"] == "forbidden"
+    r = branch(players[1], table["id"], {"step": 0, "private": False, "seat": 1})
+    assert r.status_code == 201, r.text
+    mine = r.json()
+    assert mine["private"] is True and mine["branch_of"] == {"match": table["id"], "step": 0}
+    assert mine["id"] not in [t["id"] for t in httpx.get(f"{base}/api/tables").json()]
+
+
+async def test_a_branch_rematch_plays_on_from_the_same_moment_again(shared_server) -> None:
+    base, ws_base = shared_server.url, shared_server.ws_url
+    engine = ENGINES["hanabi"]
+    match_id, states, _ = stored_match(base, "hanabi", 21)
+    host = ApiClient(base, "Otra vez")
+    first = branch(host, match_id, {"step": 3, "sandbox": True}).json()
+    assert host.start(first["id"]).status_code == 200
+    assert host.request("POST", f"/api/tables/{first['id']}/resign").status_code == 200
+    r = host.request("POST", f"/api/tables/{first['id']}/rematch")
+    assert r.status_code == 200, r.text
+    again = r.json()["table"]
+    assert again["id"] != first["id"] and again["branch_of"] == {"match": match_id, "step": 3}
+    # the hot seat again: both seats the host's, and the same position for each
+    assert [s["player"]["id"] for s in again["seats"]] == [host.id, host.id]
+    assert host.start(again["id"]).status_code == 200
+    for seat in range(2):
+        state = await seat_view(ws_base, again["id"], host.token, seat)
+        assert state["view"] == engine.view(states[3], seat)
+
+
+async def play_hot_seat(ws_base: str, table_id: str, token: str, seats: int,
+                        moves: int) -> dict[int, dict[str, Any]]:
+    """``moves`` legal moves, each by the connection of the seat whose turn it is; the
+    newest state of every seat."""
+    newest: dict[int, dict[str, Any]] = {}
+    for _ in range(moves):
+        for seat in range(seats):
+            state = await seat_view(ws_base, table_id, token, seat)
+            if seat in state["to_act"]:
+                client = SeatClient(ws_base, table_id, token)
+                client.url += f"?seat={seat}"
+                # a clue (never a play: a third strike would end the game here)
+                action = next(a for a in state["legal_actions"]
+                              if a["type"] in ("clue", "discard"))
+                async with client:
+                    await client.act_until_accepted(action)
+                break
+    for seat in range(seats):
+        newest[seat] = await seat_view(ws_base, table_id, token, seat)
+    return newest
+
+
+async def test_a_branch_survives_a_restart_and_its_bots_finish_it(server) -> None:
+    base, ws_base = server.url, server.ws_url
+    engine = ENGINES["hanabi"]
+    match_id, states, _ = stored_match(base, "hanabi", 17, options={"bot_delay": 0})
+    host = ApiClient(base, "Sola")
+    table = branch(host, match_id, {"step": 5, "sandbox": True}).json()
+    assert host.start(table["id"]).status_code == 200
+    before = await play_hot_seat(ws_base, table["id"], host.token, 2, 2)
+    assert before[0]["version"] == before[1]["version"]
+    server.restart(kill=True)  # only what was stored survives: the position and the moves
+    for seat in range(2):
+        state = await seat_view(ws_base, table["id"], host.token, seat)
+        assert state["version"] == before[seat]["version"]
+        assert state["view"] == before[seat]["view"]
+        assert state["legal_actions"] == before[seat]["legal_actions"]
+    r = host.request("POST", f"/api/tables/{table['id']}/hot-seat/bots", json={})
+    assert r.status_code == 200, r.text
+    assert all(s["autopilot"] for s in r.json()["seats"])
+    async with SeatClient(ws_base, table["id"], None) as watcher:
+        await watcher.wait_status("finished", timeout=60)
+    # its own replay starts at the branch's position: the original's views at step 5
+    for seat in ("0", "1", "spectator"):
+        mine = httpx.get(f"{base}/api/matches/{table['id']}/views/0", params={"seat": seat},
+                         timeout=10).json()["view"]
+        original = httpx.get(f"{base}/api/matches/{match_id}/views/5", params={"seat": seat},
+                             timeout=10).json()["view"]
+        assert mine == original, seat
+    replayed = httpx.get(f"{base}/api/matches/{table['id']}/replay", timeout=10).json()
+    assert replayed["outcome"] and replayed["steps"][0]["step"] == 1
+    assert engine.outcome(states[-1]) is not None
