@@ -53,6 +53,9 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
         assert "Jugar desde aquí" in page.inner_text("#branch")
         page.screenshot(path=str(ARTIFACTS / "branch-replay-phone.png"), full_page=True)
+        page.set_viewport_size({"width": 320, "height": 700})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        page.set_viewport_size({"width": 390, "height": 844})
         page.click("#branch-sandbox")
         page.wait_for_url("**/tables/*")
         table_id = page.url.rsplit("/", 1)[1]
@@ -76,16 +79,24 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         assert "desconectado" not in chat, chat
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(ARTIFACTS / "branch-hot-seat-phone.png"), full_page=True)
+        page.set_viewport_size({"width": 320, "height": 700})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        page.set_viewport_size({"width": 390, "height": 844})
 
         page.click("#hot-seat-bots")
         page.wait_for_selector(".final", timeout=60_000)
         assert page.locator(".final .verdict").inner_text().strip()
         page.screenshot(path=str(ARTIFACTS / "branch-final-phone.png"), full_page=True)
 
-        # its own replay, apart from the history, with the link to where it came from
+        # its own replay, with the link to where it came from
         page.goto(f"{base}/matches/{table_id}")
         page.wait_for_selector("#replay-actions button")
         assert page.locator("#branch-origin a").get_attribute("href") == \
             f"/matches/{match_id}?step={STEP}"
+        # the player's page lists it apart from the real games
+        me = page.evaluate("fetch('/api/players/me').then(r => r.json())")
+        page.goto(f"{base}/players/{me['id']}")
+        assert page.locator(f"#branch-history li[data-match='{table_id}']").count() == 1
+        assert page.locator(f"#history tr[data-match='{table_id}']").count() == 0
         assert not errors, errors
         ctx.close()
