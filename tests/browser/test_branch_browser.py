@@ -86,6 +86,7 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         page.click("#hot-seat-bots")
         page.wait_for_selector(".final", timeout=60_000)
         assert page.locator(".final .verdict").inner_text().strip()
+        assert "Un bot juega ahora la silla 1 (Ana)" in page.inner_text("#chat")
         page.screenshot(path=str(ARTIFACTS / "branch-final-phone.png"), full_page=True)
 
         # its own replay, with the link to where it came from

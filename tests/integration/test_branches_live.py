@@ -237,3 +237,13 @@ async def test_a_branch_survives_a_restart_and_its_bots_finish_it(server) -> Non
     replayed = httpx.get(f"{base}/api/matches/{table['id']}/replay", timeout=10).json()
     assert replayed["outcome"] and replayed["steps"][0]["step"] == 1
     assert engine.outcome(states[-1]) is not None
+    # a branch of the branch: its step 1, where the branch's own replay was
+    r = branch(host, table["id"], {"step": 1, "sandbox": True})
+    assert r.status_code == 201, r.text
+    deeper = r.json()
+    assert deeper["branch_of"] == {"match": table["id"], "step": 1}
+    assert host.start(deeper["id"]).status_code == 200
+    for seat in range(2):
+        state = await seat_view(ws_base, deeper["id"], host.token, seat)
+        assert state["view"] == httpx.get(f"{base}/api/matches/{table['id']}/views/1",
+                                          params={"seat": seat}, timeout=10).json()["view"]

@@ -71,5 +71,7 @@ def bots_play(table: TableState, cmd: BotsPlay, now: float) -> Decision:
     effects: list[Effect] = []
     for seat in sorted(mine - table.autopilot):
         table, more = bots.set_autopilot(table, seat, True, "host", now)
-        effects += more
+        # the host chose it, nobody went away: the line says so
+        effects += [SystemLine("bot_plays_seat", e.seat, {**(e.params or {}), "seat": seat + 1})
+                    if isinstance(e, SystemLine) and e.code == "bot_plays" else e for e in more]
     return table, [*effects, Reply(sorted(table.autopilot))]

@@ -23,7 +23,7 @@ from app.tables.core.commands import (
     Start,
     TakeSeats,
 )
-from app.tables.core.effects import ChatLine, SendState
+from app.tables.core.effects import ChatLine, SendState, SystemLine
 from app.tables.core.state import TableState, new_table, seats_of
 from app.tables.core.views import state_message, summary
 from app.tables.engine import adapt, apply_any
@@ -171,6 +171,9 @@ def test_the_host_of_a_branch_in_play_hands_seats_to_the_bot() -> None:
     _, error = refused(table, BotsPlay("a", seat=2))
     assert error.code == "not_your_seat"
     version = table.version
+    _, effects = run(table, BotsPlay("a", seat=1))
+    lines = [e for e in effects if isinstance(e, SystemLine)]
+    assert [(e.code, e.seat) for e in lines] == [("bot_plays_seat", 1)]
     table, bot_seats = ok(table, BotsPlay("a", seat=1))
     assert bot_seats == [1] and table.autopilot == {1} and table.version == version + 1
     table, bot_seats = ok(table, BotsPlay("a"))
