@@ -226,6 +226,7 @@ function renderBanner() {
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
+    else if (hotSeatDue() !== null) text = t("table.hot_seat.switch_to", { n: hotSeatDue() + 1 });
     else if (last.waiting_for.length === 1 && !simultaneous) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
     else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
@@ -281,6 +282,14 @@ function renderHotSeat() {
         onclick: () => seatAction("hot-seat/bots", { seat: last.seat }) }, t("table.hot_seat.bot_this")) : null,
       el("button", { type: "button", id: "hot-seat-bots",
         onclick: () => seatAction("hot-seat/bots", {}) }, t("table.hot_seat.bots_all"))) : null);
+}
+
+// the hot seat: another of the host's own seats is due (the page does not switch by itself)
+function hotSeatDue() {
+  if (!isBranch || !last || last.table.status !== "playing") return null;
+  const due = last.table.seats.find((s) => s.player && s.player.id === me && !s.autopilot
+    && s.seat !== last.seat && last.waiting_for.includes(s.seat));
+  return due ? due.seat : null;
 }
 
 function switchSeat(seat) {

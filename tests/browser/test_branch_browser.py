@@ -19,12 +19,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STEP = 4
 
 
-def play_one_move(page) -> None:
-    """Switch to the seat whose turn it is (if it is not the one shown), then move."""
-    if page.locator("#banner.mine").count() == 0:
+def play_one_move(page) -> bool:
+    """Switch to the seat whose turn it is (if it is not the one shown), then move; answer
+    whether it had to switch."""
+    switched = page.locator("#banner.mine").count() == 0
+    if switched:
         due = page.locator("#hot-seat button[data-seat][aria-pressed=false]")
         assert due.count() == 1
         seat = due.get_attribute("data-seat")
+        assert f"Le toca a tu silla {int(seat) + 1}" in page.inner_text("#banner")
         due.click()
         page.wait_for_selector(f"#hot-seat button[data-seat='{seat}'][aria-pressed=true]")
         page.wait_for_selector("#banner.mine")
@@ -32,6 +35,7 @@ def play_one_move(page) -> None:
     assert page.locator("#my-hand .hcard").count() == page.locator("#my-hand .hcard.back").count()
     assert page.locator(".hands-grid .hcard:not(.back)").count() > 0
     assert take_turn(page)
+    return switched
 
 
 def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> None:
@@ -71,8 +75,8 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         assert page.locator("#hot-seat button[data-seat]").count() == 2
         version = int(page.locator("#table-app").get_attribute("data-version"))
 
-        for _ in range(3):
-            play_one_move(page)
+        switches = [play_one_move(page) for _ in range(3)]
+        assert sum(switches) >= 2  # two seats taking turns: at least two switches
         assert int(page.locator("#table-app").get_attribute("data-version")) == version + 3
         # switching seat connects again before letting the old connection go: never away
         chat = page.inner_text("#chat")
