@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -137,3 +138,19 @@ RegistryDep = Annotated[Registry, Depends(get_registry)]
 RepoDep = Annotated[Repository, Depends(get_repo)]
 MaybePlayer = Annotated[Player | None, Depends(optional_player)]
 CurrentPlayer = Annotated[Player, Depends(required_player)]
+
+
+TEST_SEED_HEADER = "X-Ludoteca-Test-Seed"
+
+
+def requested_seed(headers: Mapping[str, str], settings: Settings) -> int | None:
+    """The seed a test asks for (``LUDOTECA_TEST_SEEDS`` on, tests only); None otherwise:
+    with the setting off the header is ignored, so no one outside a test can pin a deal (or
+    a branch's re-deal)."""
+    if not settings.test_seeds or TEST_SEED_HEADER not in headers:
+        return None
+    text = headers[TEST_SEED_HEADER]
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
+        raise AppError("bad_seed", f"{TEST_SEED_HEADER} must be an integer from 0 to 2**63-1",
+                       422)
+    return int(text)

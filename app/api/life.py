@@ -4,17 +4,19 @@ ending an abandoned game), and rematch. Each call hands one command to the table
 from __future__ import annotations
 
 import asyncio
+import secrets
 
 from fastapi import APIRouter, Request
 
-from app.api.deps import CurrentPlayer, RegistryDep
+from app.api.deps import CurrentPlayer, RegistryDep, RepoDep
 from app.api.limits import get_limits
 from app.api.schemas import Ballot, JoinedOut, NewVote, TableOut, VoteOut, errors
 from app.api.shapes import table_out
 from app.errors import AppError, forbidden
+from app.tables import branching, records
 from app.tables.actor import TableActor
-from app.tables.core.commands import AddBot, Cast, Join, Propose, Resign, SetRematch
-from app.tables.core.state import TableStatus
+from app.tables.core.commands import AddBot, Cast, Join, Propose, Resign, SetRematch, TakeSeats
+from app.tables.core.state import TableStatus, seats_of
 from app.tables.registry import Registry
 
 router = APIRouter(prefix="/api/tables", tags=["table life"])
@@ -58,10 +60,11 @@ async def cast(table_id: str, vote_id: int, body: Ballot, player: CurrentPlayer,
 @router.post("/{table_id}/rematch", response_model=JoinedOut,
              responses=errors(401, 403, 404, 409, 422, 429, 503))
 async def rematch(table_id: str, request: Request, player: CurrentPlayer,
-                  registry: RegistryDep) -> JoinedOut:
+                  registry: RegistryDep, repo: RepoDep) -> JoinedOut:
     """After a game ends: the first player to ask creates a new table with the same game,
     seats and options (they sit where they sat); the others are invited, and this same call
-    seats them at it (in their old seat when it is free)."""
+    seats them at it (in their old seat when it is free). A branch's rematch plays on again
+    from the same moment of the same match (dealt anew again; a hot seat is taken again)."""
     old = await registry.get(table_id)
     seat = old.seat_of(player.id)
     if seat is None:
@@ -74,14 +77,23 @@ async def rematch(table_id: str, request: Request, player: CurrentPlayer,
     async with _rematch_locks.setdefault(old.table.id, asyncio.Lock()):
         new = await _live_rematch(registry, old)
         if new is None:
+            branch = None
+            if old.table.branch_of is not None:  # the same moment again, dealt anew
+                match_id, step = old.table.branch_of
+                branch = await branching.branch_point(repo, records.replay_cache, match_id,
+                                                      step, secrets.randbits(63), None)
             async with get_limits(request).new_table(request, registry, player.id):
                 new = await registry.create(
                     player.id, player.name, old.table.game, old.table.seat_count,
                     dict(old.table.options), old.table.private, host_seat=seat,
-                    rematch_of=old.table.id)
+                    rematch_of=old.table.id,
+                    position=branch.position if branch else None,
+                    branch_of=(branch.row.id, branch.step) if branch else None)
             # the same players: the bots that played take their seats again at once
             for bot_seat in sorted(old.bot_seats()):
                 await new.submit(AddBot(player.id, bot_seat))
+            if branch is not None and len(seats_of(old.table, player.id)) > 1:
+                await new.submit(TakeSeats(player.id))  # the hot seat again
             await old.submit(SetRematch(new.table.id, new.table.invite_token, player.id))
     try:
         joined = await new.submit(Join(player.id, player.name, seat, new.table.invite_token))

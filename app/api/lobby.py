@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, requested_seed
 from app.api.limits import get_limits
-from app.api.schemas import JoinedOut, JoinTable, NewBot, NewTable, TableOut, errors
+from app.api.schemas import (
+    JoinedOut,
+    JoinTable,
+    NewBot,
+    NewTable,
+    TableOut,
+    TakeSeatsIn,
+    errors,
+)
 from app.api.shapes import summary_out, table_out
-from app.config import Settings, get_settings
-from app.errors import AppError
+from app.config import get_settings
 from app.games import ENGINES
-from app.tables.core.commands import AddBot, Delete, Join, Leave, RemoveBot, Start
+from app.tables.core.commands import (
+    AddBot,
+    BotsPlay,
+    Delete,
+    Join,
+    Leave,
+    RemoveBot,
+    Start,
+    TakeSeats,
+)
 from app.tables.core.state import TableStatus
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -51,21 +66,6 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
         actor = await registry.create(player.id, player.name, body.game, body.seats,
                                       body.options, body.private, seed=seed)
     return table_out(request, actor, player.id)
-
-
-TEST_SEED_HEADER = "X-Ludoteca-Test-Seed"
-
-
-def requested_seed(headers: Mapping[str, str], settings: Settings) -> int | None:
-    """The seed a test asks for (``LUDOTECA_TEST_SEEDS`` on, tests only); None otherwise:
-    with the setting off the header is ignored, so no one outside a test can pin a deal."""
-    if not settings.test_seeds or TEST_SEED_HEADER not in headers:
-        return None
-    text = headers[TEST_SEED_HEADER]
-    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
-        raise AppError("bad_seed", f"{TEST_SEED_HEADER} must be an integer from 0 to 2**63-1",
-                       422)
-    return int(text)
 
 
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
@@ -151,4 +151,31 @@ async def remove_bot(table_id: str, seat: int, request: Request, player: Current
     """Free a bot's seat (host only, before the start)."""
     actor = await registry.get(table_id)
     await actor.submit(RemoveBot(player.id, seat))
+    return table_out(request, actor, player.id)
+
+
+@router.post("/tables/{table_id}/hot-seat", response_model=TableOut,
+             responses=errors(400, 401, 403, 404, 409, 503))
+async def take_seats(table_id: str, request: Request, player: CurrentPlayer,
+                     registry: RegistryDep, body: TakeSeatsIn | None = None) -> TableOut:
+    """The hot seat of a branch (host only, before the start): take one free seat more, or
+    every free seat, to play a position alone; any of them can still go to a bot. The page
+    switches seat by connecting again with ``?seat=N`` (docs/api.md). 409 ``not_a_branch``
+    at a real game, where one player has one seat."""
+    body = body or TakeSeatsIn()
+    actor = await registry.get(table_id)
+    await actor.submit(TakeSeats(player.id, body.seat))
+    return table_out(request, actor, player.id)
+
+
+@router.post("/tables/{table_id}/hot-seat/bots", response_model=TableOut,
+             responses=errors(400, 401, 403, 404, 409, 422, 503))
+async def bots_play(table_id: str, request: Request, player: CurrentPlayer,
+                    registry: RegistryDep, body: TakeSeatsIn | None = None) -> TableOut:
+    """The hot seat of a branch in play (host only): the game's bot plays one of your seats
+    (``seat``) or all of them from now on, to see how the position plays out. 409
+    ``not_a_branch`` at a real game (there, a seat goes to a bot only by a vote)."""
+    body = body or TakeSeatsIn()
+    actor = await registry.get(table_id)
+    await actor.submit(BotsPlay(player.id, body.seat))
     return table_out(request, actor, player.id)

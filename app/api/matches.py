@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 from fastapi import APIRouter, Query
 
 from app.api.deps import RepoDep
@@ -12,12 +14,20 @@ from app.errors import not_found
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
+KIND_HELP = "games: real games (from their set-up); branches: games played on from a " \
+    "moment of another match (\"what if\"), kept apart"
+Kind = Literal["games", "branches"]
+
+
 @router.get("", response_model=list[MatchOut])
 async def list_matches(repo: RepoDep, game: str | None = None, player: str | None = None,
                        limit: int = Query(50, ge=1, le=200),
-                       offset: int = Query(0, ge=0, le=1_000_000_000)) -> list[MatchOut]:
-    """Finished games, newest first (filter by ?game= or ?player=<player id>)."""
-    rows = await repo.finished_tables(game, player, limit, offset)
+                       offset: int = Query(0, ge=0, le=1_000_000_000),
+                       kind: Annotated[Kind, Query(description=KIND_HELP)] = "games",
+                       ) -> list[MatchOut]:
+    """Finished games, newest first (filter by ?game= or ?player=<player id>); real games,
+    or with ?kind=branches the branches of other matches."""
+    rows = await repo.finished_tables(game, player, limit, offset, kind == "branches")
     return [MatchOut(**match_out(r)) for r in rows]
 
 

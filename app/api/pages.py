@@ -143,9 +143,13 @@ async def player_page(player_id: str, request: Request, player: MaybePlayer,
     shown = await repo.player(player_id)
     if shown is None:
         raise AppError("not_found", "no such player", 404)
-    rows = await repo.finished_tables(None, player_id, 100, 0)
+    rows = await repo.finished_tables(None, player_id, 100, 0, branches=False)
     games = [{**match_out(r), "result": result_of(r, player_id)} for r in rows]
-    return render(request, "player.html", player, shown=shown, matches=games)
+    # games played on from a moment of another match: kept apart from the real ones
+    rows = await repo.finished_tables(None, player_id, 50, 0, branches=True)
+    branches = [{**match_out(r), "result": result_of(r, player_id)} for r in rows]
+    return render(request, "player.html", player, shown=shown, matches=games,
+                  branches=branches)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)

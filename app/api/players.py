@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
@@ -75,11 +75,17 @@ async def player_info(player_id: PlayerId, repo: RepoDep) -> PlayerOut:
 
 @router.get("/{player_id}/matches", response_model=list[PlayerMatchOut],
             responses=errors(404, 503))
-async def player_matches(player_id: PlayerId, repo: RepoDep, limit: int = Query(50, ge=1, le=200),
-                         offset: int = Query(0, ge=0, le=1_000_000_000)
+async def player_matches(player_id: PlayerId, repo: RepoDep,
+                         limit: int = Query(50, ge=1, le=200),
+                         offset: int = Query(0, ge=0, le=1_000_000_000),
+                         kind: Literal["games", "branches"] = Query(
+                             "games", description="games: the player's real games; "
+                             "branches: the games they played on from a moment of another "
+                             "match (\"what if\"), kept apart from their history")
                          ) -> list[PlayerMatchOut]:
-    """A player's finished games, newest first, with their result in each."""
+    """A player's finished games, newest first, with their result in each (branches of other
+    matches are not among them: ?kind=branches lists those)."""
     if await repo.player(player_id) is None:
         raise not_found("player")
-    rows = await repo.finished_tables(None, player_id, limit, offset)
+    rows = await repo.finished_tables(None, player_id, limit, offset, kind == "branches")
     return [PlayerMatchOut(**match_out(r), result=result_of(r, player_id)) for r in rows]

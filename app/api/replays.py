@@ -1,29 +1,33 @@
-"""Finished games' replays, export and import (see ``app.tables.records`` for the file).
+"""Finished games' replays, export and import (see ``app.tables.records`` for the file), and
+branches: a new table playing on from any step of a replay (``app.tables.branching``).
 
 A replay is only for a finished game (a game in progress answers 404): it may show every
-card. The server replays the log from the seed; the page draws each step's view with the
-game's own client.
+card. The server replays the log from the seed (a branch's, from its position); the page
+draws each step's view with the game's own client.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, ValidationError
 
-from app.api.deps import CurrentPlayer, RepoDep
+from app.api.deps import CurrentPlayer, RegistryDep, RepoDep, requested_seed
 from app.api.limits import get_limits
-from app.api.schemas import MatchOut, errors
-from app.api.shapes import match_out
+from app.api.schemas import BranchIn, MatchOut, TableOut, errors
+from app.api.shapes import match_out, table_out
 from app.config import get_settings
 from app.errors import AppError
-from app.tables import records
+from app.games.base import TABLE_OPTION_NAMES, engine_options
+from app.tables import branching, records
+from app.tables.core.commands import TakeSeats
 from app.tables.registry import Registry
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
-_cache = records.ReplayCache()
+_cache = records.replay_cache
 
 
 class ReplayStep(BaseModel):
@@ -139,3 +143,39 @@ async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -
         table = await records.import_match(repo, data, player.id)
     row = await records.finished_row(repo, table.id)
     return MatchOut(**match_out(row))
+
+
+@router.post("/{match_id}/branch", status_code=201, response_model=TableOut,
+             responses=errors(400, 401, 403, 404, 409, 422, 429, 503))
+async def branch(match_id: str, body: BranchIn, request: Request, repo: RepoDep,
+                 player: CurrentPlayer, registry: RegistryDep) -> TableOut:
+    """Play on from a moment of a finished match: a new table whose game starts in exactly
+    the position after ``step`` actions (the same options, public information and each
+    seat's knowledge), with what no seat could know then (the order of a deck, cards nobody
+    had seen) dealt anew. It is a normal table (invite, bots, clocks, chat, its own replay)
+    that remembers where it came from; its result is kept apart from the players' history.
+    ``sandbox``: you take every seat (the hot seat). Who may: anyone for a public match; for
+    a private one, its players (the branch is private then). 404 for a game still running
+    (it has no replay); 409 ``game_over`` at a step where the game is over."""
+    unknown = sorted(set(body.options) - TABLE_OPTION_NAMES)
+    if unknown:
+        raise AppError("bad_options", "a branch keeps the match's game options; only the "
+                       f"table's own may be set (not: {', '.join(unknown)})", 422)
+    seed = requested_seed(request.headers, get_settings())
+    if seed is None:
+        seed = secrets.randbits(63)
+    point = await branching.branch_point(repo, _cache, match_id, body.step, seed, player.id)
+    row = point.row
+    if not body.sandbox and not 0 <= body.seat < row.seat_count:
+        raise AppError("bad_seat", f"seats go from 0 to {row.seat_count - 1}")
+    options = {**engine_options(row.options),
+               **{k: v for k, v in row.options.items() if k in TABLE_OPTION_NAMES},
+               **body.options}
+    async with get_limits(request).new_table(request, registry, player.id):
+        actor = await registry.create(
+            player.id, player.name, row.game, row.seat_count, options,
+            body.private or row.private, host_seat=0 if body.sandbox else body.seat,
+            seed=seed, position=point.position, branch_of=(row.id, point.step))
+    if body.sandbox:
+        await actor.submit(TakeSeats(player.id))
+    return table_out(request, actor, player.id)

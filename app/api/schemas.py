@@ -46,6 +46,31 @@ class NewBot(BaseModel):
                       "watches)")
 
 
+class TakeSeatsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int | None = Field(default=None, ge=0, description="one free seat more; leave it "
+                             "out to take every free seat")
+
+
+class BranchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    step: int = Field(ge=0, le=10_000_000, examples=[12], description="play on from the "
+                      "position after this many actions (0: the set-up)")
+    sandbox: bool = Field(default=False, description="the hot seat: you take every seat, "
+                          "switch seats on the page and may give any of them to a bot")
+    private: bool = Field(default=False, description="a branch of a private match is always "
+                          "private")
+    seat: int = Field(default=0, ge=0, description="your seat (without sandbox)")
+    options: dict[str, Any] = Field(default_factory=dict, description="the table's own "
+                                    "options (clock, turn_seconds, bot_delay, spectator_chat"
+                                    "...); the game's options are the match's")
+
+
+class BranchOrigin(BaseModel):
+    match: str = Field(description="the finished match this game plays on from")
+    step: int = Field(description="the step of that match it starts at")
+
+
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # no 0 for false, no "2" for 2
     invite: str | None = Field(default=None, description="invite token, for private tables")
@@ -84,6 +109,9 @@ class TableOut(BaseModel):
     spectators: SpectatorsOut = Field(default_factory=lambda: SpectatorsOut(count=0, names=[]))
     rematch_of: str | None = Field(default=None,
                                    description="the finished table this one is a rematch of")
+    branch_of: BranchOrigin | None = Field(
+        default=None, description="a branch: the match and step its game plays on from (the "
+        "same position, what no seat knew dealt anew)")
     url: str
     invite_url: str | None = Field(
         default=None, description="shown to seated players, and to anyone for public tables")
@@ -124,6 +152,9 @@ class MatchOut(BaseModel):
     started_at: str | None
     finished_at: str | None
     outcome: dict[str, Any] | None
+    branch_of: BranchOrigin | None = Field(
+        default=None, description="a branch: the match and step it played on from (kept "
+        "apart from the players' history of real games)")
 
 
 class MatchDetail(MatchOut):

@@ -51,6 +51,8 @@ def match_out(row: GameTable) -> dict[str, Any]:
                   for s in row.seats],
         "started_at": _iso(row.started_at), "finished_at": _iso(row.finished_at),
         "outcome": row.outcome,
+        "branch_of": {"match": row.branch_of, "step": row.branch_step or 0}
+        if row.branch_of else None,
     }
 
 

@@ -4,7 +4,9 @@ Authentication: ``Authorization: Bearer <token>`` or ``?token=`` (scripts and bo
 browser's identity cookie (then the Origin must be this site). Anyone allowed to watch may
 connect without a seat and gets the spectator view. Private tables need a seat, ``?invite=``
 or the spectator link's ``?watch=<key>``. ``?screen=1``: a table screen, a spectator whoever
-opens it, that never gets a cooperative game's "all hands" view.
+opens it, that never gets a cooperative game's "all hands" view. ``?seat=N``: which of its
+player's seats the connection is for, when the player holds several (the hot seat of a
+branch): it gets that seat's view only and its moves are that seat's.
 """
 
 from __future__ import annotations
@@ -87,6 +89,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                       settings.outbound_queue)
     conn.screen = screen
     conn.name = player.name if player else ""
+    # ?seat=N: which of its player's seats it is for (a branch's hot seat holds several)
+    wanted = websocket.query_params.get("seat", "")
+    conn.seat = int(wanted) if wanted.isascii() and wanted.isdigit() and len(wanted) < 4 \
+        else None
     watch = watch_key_ok(actor.table.id, actor.table.invite_token,
                          websocket.query_params.get("watch"))
     writer = asyncio.get_running_loop().create_task(conn.writer())

@@ -53,6 +53,14 @@ class GameTable(Base):
     # bumped by every process that takes the table over; an owner's writes carry the epoch it
     # took the table with, so a stale owner's writes are refused (app/tables/cluster.py)
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # a branch (a game played on from a moment of a finished match): the position its game
+    # starts from (the engine's dump, what no seat knew dealt anew) instead of the set-up,
+    # and the match and step it was taken from; its result is kept apart from the players'
+    # history of real games
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
+                                                            nullable=True)
+    branch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    branch_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"

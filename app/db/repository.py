@@ -225,7 +225,9 @@ class Repository:
             return list(rows)
 
     async def finished_tables(self, game: str | None, player_id: str | None, limit: int,
-                              offset: int) -> list[GameTable]:
+                              offset: int, branches: bool | None = None) -> list[GameTable]:
+        """Finished games, newest first; ``branches``: only games played on from another
+        match (True), only real games (False), both (None)."""
         query = (select(GameTable).where(GameTable.status == "finished")
                  .options(selectinload(GameTable.seats))
                  .order_by(GameTable.finished_at.desc(), GameTable.id)
@@ -234,6 +236,9 @@ class Repository:
             query = query.where(GameTable.game == game)
         if player_id:
             query = query.where(GameTable.seats.any(TableSeat.player_id == player_id))
+        if branches is not None:
+            query = query.where(GameTable.position.is_not(None) if branches
+                                else GameTable.position.is_(None))
         async with self.sessions() as s:
             return list(await s.scalars(query))
 

@@ -62,6 +62,16 @@ One for the table's per-seat versions (docs/api.md, "Versions"):
   default (``app.tables.engine``): its legal actions. While several seats may act, another
   seat's move that leaves this unchanged never makes this seat's pending action stale.
 
+One for playing on from a moment of a finished game (a *branch* of its replay):
+
+- ``redeal_unknown(state, rng) -> state``: the same position with what *no* seat could know
+  (the order of a deck, cards nobody has seen, the seed of later shuffles) dealt anew from
+  ``rng``, and everything some seat knows as it was: every seat's view (and the
+  spectator's) and legal actions are unchanged. The re-dealt part must not depend on what
+  it replaces (put it in a fixed order, then shuffle), so
+  ``redeal_unknown(redeal_unknown(s, r1), r2) == redeal_unknown(s, r2)``: nothing of the
+  original's future survives in a branch. Default: the game cannot be branched.
+
 Every optional hook's default is given once, in ``app.tables.engine.EngineAdapter``.
 
 Two more hooks serve tests and bots:

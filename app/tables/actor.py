@@ -178,7 +178,7 @@ class TableActor:
         conn.on_drop = lambda: self._post(Disconnect(conn.id))
         try:
             return await self.submit(Connect(conn.id, conn.player_id, conn.name, invite, watch,  # type: ignore[no-any-return]
-                                             conn.screen))
+                                             conn.screen, conn.seat))
         except BaseException:
             self.connections.pop(conn.id, None)
             raise

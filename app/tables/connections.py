@@ -42,6 +42,8 @@ class Connection:
         # a table screen (/tables/<id>/screen): a spectator that never gets the "all hands"
         # view a cooperative table may allow its spectators (the room sees the screen)
         self.screen = False
+        # the seat it is for when its player holds several (a branch's hot seat: ?seat=)
+        self.seat: int | None = None
         self._send_text = send_text
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)

@@ -25,6 +25,7 @@ from app.games.base import (
     Event,
     IllegalAction,
     Outcome,
+    Rng,
     Window,
     engine_options,
 )
@@ -84,6 +85,9 @@ class EngineAdapter:
         # them serves the seat's state message too (app/tables/core/views.py)
         self.acts_on_legal = self._acts_on is None
         self.has_ephemeral = self._ephemeral is not None
+        # play on from a moment of a finished game: what no seat knows is dealt anew
+        self._redeal_unknown = _first_found(engine, "redeal_unknown")
+        self.can_branch = self._redeal_unknown is not None
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int,
               position: Mapping[str, Any] | None = None) -> Any:
@@ -132,6 +136,13 @@ class EngineAdapter:
         if self._acts_on is not None:
             return self._acts_on(state, seat)
         return self.engine.legal_actions(state, seat)
+
+    def redeal_unknown(self, state: Any, rng: Rng) -> Any:
+        """The position with what no seat could know dealt anew (a branch starts from it);
+        default: no branch (``can_branch`` is False, and this refuses)."""
+        if self._redeal_unknown is None:
+            raise IllegalAction("no_branch", f"{self.name} cannot be played on from a replay")
+        return self._redeal_unknown(state, rng)
 
     def bot(self, all_bots: bool = False) -> Bot | None:
         return bot_for(self.id, all_bots) if self.has_bot else None

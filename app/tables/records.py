@@ -11,6 +11,10 @@ The file (``format: "ludoteca.match"``, ``format_version: 1``)::
      "log": [{"seq", "seat", "action", "source", "at"}],
      "chat": [{"kind", "seat", "name", "text", "code", "params", "at"}]}
 
+A branch (a game played on from a moment of another match, app/tables/branching.py) adds
+``"position"`` (the engine's dump its game starts from instead of the set-up) and
+``"branch_of": {"match", "step"}`` (where it came from); its log replays from the position.
+
 What the server takes from such a file is bounded, because it must be able to serve the
 match back (its replay, its export, its page) for as long as it keeps it: every free-form
 field (options, actions, chat parameters, the outcome) has a depth and a size limit, names
@@ -55,6 +59,8 @@ PARAMS_BOUNDS = (4, 2048)
 OPTIONS_BOUNDS = (4, 8192)
 # an outcome nests up to 10 levels (Ikebana's rounds); it must equal the replay's anyway
 OUTCOME_BOUNDS = (bounds.MAX_DEPTH, 256 * 1024)
+# a branch's starting position: an engine's whole state (Block and Guess's is the largest)
+POSITION_BOUNDS = (bounds.MAX_DEPTH, 256 * 1024)
 # no match was played before this, nor in the future (a little slack for the clocks of the
 # exporting and the importing server)
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
@@ -91,6 +97,14 @@ class ChatEntry(BaseModel):
     at: datetime | None = None
 
 
+class BranchOrigin(BaseModel):
+    """The match and step a branch plays on from."""
+
+    model_config = ConfigDict(extra="forbid")
+    match: str = Field(max_length=64)
+    step: int = Field(ge=0, le=10_000_000)
+
+
 class MatchFile(BaseModel):
     """An exported match, as ``GET /api/matches/{id}/export`` gives it."""
 
@@ -108,6 +122,9 @@ class MatchFile(BaseModel):
     outcome: dict[str, Any] | None = None
     log: list[LogEntry] = Field(max_length=MAX_LOG)
     chat: list[ChatEntry] = Field(default_factory=list, max_length=MAX_CHAT)
+    position: dict[str, Any] | None = Field(
+        default=None, description="a branch: the position its game starts from")
+    branch_of: BranchOrigin | None = None
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -130,7 +147,16 @@ async def export(repo: Repository, match_id: str) -> dict[str, Any]:
         "chat": [{"kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
                   "code": c.code, "params": c.params, "at": c.created_at.isoformat()}
                  for c in chat],
+        **branch_fields(row),
     }
+
+
+def branch_fields(row: GameTable) -> dict[str, Any]:
+    """A branch's position and origin, for its record (nothing for a game from its set-up)."""
+    if row.position is None:
+        return {}
+    origin = {"match": row.branch_of, "step": row.branch_step} if row.branch_of else None
+    return {"position": row.position, "branch_of": origin}
 
 
 def _refuse(message: str) -> AppError:
@@ -143,6 +169,8 @@ def _check_bounds(data: MatchFile) -> None:
         (data.options, "options", OPTIONS_BOUNDS)]
     if data.outcome is not None:
         checks.append((data.outcome, "outcome", OUTCOME_BOUNDS))
+    if data.position is not None:
+        checks.append((data.position, "position", POSITION_BOUNDS))
     checks += [(e.action, f"log: step {e.seq}: action", ACTION_BOUNDS) for e in data.log]
     checks += [(c.params, f"chat: line {n}: params", PARAMS_BOUNDS)
                for n, c in enumerate(data.chat, start=1) if c.params is not None]
@@ -281,9 +309,11 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
     stamp = now()
     dates = _dates(data, stamp)
     steps = [(e.seq, e.seat, e.action) for e in data.log]
+    if data.position is not None:
+        _check_position(engine, data.seats, data.position)
     try:
         # a long game takes a moment to replay: off the event loop, so tables keep going
-        result = await asyncio.to_thread(replay, engine, data.seats, options, data.seed, steps)
+        result = await asyncio.to_thread(_replay_file, engine, data, options, steps)
     except IllegalAction as exc:
         raise AppError("illegal_log", f"the log is not a legal game: {exc.message}",
                        422) from None
@@ -300,7 +330,10 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
         id=secrets.token_urlsafe(8), game=data.game, seat_count=data.seats, options=options,
         private=False, invite_token=secrets.token_urlsafe(18), host_id=importer_id,
         status="finished", seed=data.seed, version=last, created_at=stamp,
-        started_at=dates.started, finished_at=dates.finished, outcome=result.outcome)
+        started_at=dates.started, finished_at=dates.finished, outcome=result.outcome,
+        position=data.position,
+        branch_of=data.branch_of.match if data.branch_of else None,
+        branch_step=data.branch_of.step if data.branch_of else None)
     actions = [ActionRecord(table_id=table.id, seq=e.seq, seat=e.seat, action=e.action,
                             source=e.source, created_at=at)
                for e, at in zip(data.log, dates.moves, strict=True)]
@@ -310,12 +343,47 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
                      params=c.params, created_at=at)
             for n, ((c, name, text), at) in enumerate(zip(lines, dates.chat, strict=True),
                                                       start=1)]
-    _servable({"options": options, "outcome": result.outcome,
+    _servable({"options": options, "outcome": result.outcome, "position": data.position,
                "log": [a.action for a in actions], "chat": [c.params for c in chat],
                "names": [p.name for p in players] + [c.name for c in chat],
                "text": [c.text for c in chat]})
     await repo.import_match(table, players, actions, chat)
     return table
+
+
+def _check_position(engine: Any, seats: int, position: dict[str, Any]) -> None:
+    """A branch's position from a file: one the engine loads as it is (its dump gives it
+    back unchanged), for this many seats."""
+    try:
+        state = engine.load(json.loads(json.dumps(position)))
+        same = json.loads(json.dumps(engine.dump(state))) == position
+        seated = int(position.get("seats", -1)) == seats
+    except Exception:  # noqa: BLE001 - whatever a made-up position makes the engine raise
+        raise _refuse("position: not a position of this game") from None
+    if not same or not seated:
+        raise _refuse("position: not a position of this game (for this many seats)")
+
+
+def _replay_file(engine: Any, data: MatchFile, options: dict[str, Any],
+                 steps: list[tuple[int, int, dict[str, Any]]]) -> Replayed:
+    """The file's game replayed (a branch's from its position, every step of which must
+    then be one the views can draw: its replay shows each)."""
+    if data.position is None:
+        return replay(engine, data.seats, options, data.seed, steps)
+    adapter = adapt(engine)
+    try:
+        result = replay(engine, data.seats, options, data.seed, steps, True,
+                        position=data.position)
+        for state in result.states or []:
+            for seat in [None, *range(data.seats)]:
+                adapter.view(state, seat)
+            adapter.view_all(state)
+    except IllegalAction:
+        raise
+    except Exception:  # noqa: BLE001 - a made-up position the engine cannot play or show
+        raise _refuse("position: not a position this game can be played from") from None
+    result.states = None
+    return result
 
 
 # --------------------------------------------------------------------------- replays
@@ -348,7 +416,7 @@ class ReplayCache:
         steps = [(a.seq, a.seat, a.action) for a in actions]
         try:
             replayed = await asyncio.to_thread(replay, engine, row.seat_count, row.options,
-                                               row.seed, steps, True)
+                                               row.seed, steps, True, None, row.position)
         except IllegalAction as exc:  # a stored log the engine no longer accepts
             raise AppError("replay_failed", f"this match cannot be replayed: {exc.message}",
                            409) from None
@@ -356,6 +424,11 @@ class ReplayCache:
         while len(self.entries) > self.size:
             self.entries.popitem(last=False)
         return self.entries[match_id]
+
+
+# the replays of the last few matches looked at (the replay pages, branches, rematches of
+# branches): one per process
+replay_cache = ReplayCache()
 
 
 def viewpoint(value: str, seats: int) -> int | str | None:

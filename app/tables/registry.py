@@ -40,6 +40,7 @@ from app.tables.core.state import (
     evolve,
     new_table,
 )
+from app.tables.core.views import branch_json
 from app.tables.engine import adapt
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,11 @@ class Registry:
 
     async def create(self, host_id: str, host_name: str, game: str, seats: int,
                      options: dict[str, Any] | None, private: bool, host_seat: int = 0,
-                     rematch_of: str | None = None, seed: int | None = None) -> TableActor:
+                     rematch_of: str | None = None, seed: int | None = None,
+                     position: dict[str, Any] | None = None,
+                     branch_of: tuple[str, int] | None = None) -> TableActor:
+        """A new waiting table, its host in ``host_seat``. A branch (app/tables/branching.py)
+        gives the ``position`` its game starts from and the (match, step) it comes from."""
         engine = ENGINES.get(game)
         if engine is None:
             raise AppError("unknown_game", f"no game called {game!r}", 422)
@@ -73,7 +78,9 @@ class Registry:
             private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
             status="waiting", seed=secrets.randbits(63) if seed is None else seed,
             version=1, created_at=now(),
-            rematch_of=rematch_of,
+            rematch_of=rematch_of, position=position,
+            branch_of=branch_of[0] if branch_of else None,
+            branch_step=branch_of[1] if branch_of else None,
         )
         if self.cluster is not None and not await self.cluster.claim(row.id):
             raise AppError("storage_unavailable", "could not register the new table", 503)
@@ -81,7 +88,8 @@ class Registry:
         table = new_table(id=row.id, engine=adapt(engine), seat_count=seats, options=resolved,
                           private=private, invite_token=row.invite_token, seed=row.seed,
                           created_at=row.created_at, host_id=host_id, host_name=host_name,
-                          host_seat=host_seat, rematch_of=rematch_of, now=time.monotonic())
+                          host_seat=host_seat, rematch_of=rematch_of, position=position,
+                          branch_of=branch_of, now=time.monotonic())
         return self._add(TableActor(table, self.repo))
 
     def _add(self, actor: TableActor) -> TableActor:
@@ -300,7 +308,8 @@ class Registry:
         setup = TableSetup(
             id=row.id, game=row.game, seat_count=row.seat_count, options=dict(row.options),
             private=row.private, invite_token=row.invite_token, seed=row.seed,
-            created_at=row.created_at, rematch_of=row.rematch_of, epoch=row.owner_epoch or 0)
+            created_at=row.created_at, rematch_of=row.rematch_of, epoch=row.owner_epoch or 0,
+            position=row.position, branch_of=branch_origin(row))
         table = TableState(
             setup=setup, engine=engine, status=TableStatus(row.status), version=row.version,
             host_id=row.host_id, seats=tuple(seats),
@@ -334,7 +343,8 @@ class Registry:
 
         rebuilt = replay(engine, table.seat_count, table.options, table.seed,
                          ((a.seq, a.seat, a.action) for a in stored),
-                         on_step=follow_clock if clock.mode != "none" else None)
+                         on_step=follow_clock if clock.mode != "none" else None,
+                         position=table.position)
         sources = {a.seq: (a.source, a.seat) for a in stored}
         history = [Step(v, events, *sources.get(v, ("player", None))) for v, events in
                    rebuilt.history]
@@ -357,6 +367,13 @@ def chat_message(row: Any, version: int) -> dict[str, Any]:
             "params": row.params, "at": row.created_at.isoformat()}
 
 
+def branch_origin(row: GameTable) -> tuple[str, int] | None:
+    """(match id, step) a branch's game plays on from; None for a game from its set-up."""
+    if row.branch_of is None:
+        return None
+    return row.branch_of, int(row.branch_step or 0)
+
+
 def _stored_summary(row: GameTable) -> dict[str, Any]:
     """A table's public summary from the database alone (its owner has not published one)."""
     names = {s.player_id: s.player.name for s in row.seats}
@@ -373,4 +390,5 @@ def _stored_summary(row: GameTable) -> dict[str, Any]:
         "host": {"id": row.host_id, "name": names.get(row.host_id)},
         "seats": seats, "created_at": row.created_at.isoformat(), "outcome": row.outcome,
         "spectators": {"count": 0, "names": []}, "rematch_of": row.rematch_of,
+        "branch_of": branch_json(branch_origin(row)),
     }

@@ -112,6 +112,7 @@ function renderControls() {
   slider.setAttribute("aria-valuetext", t("replay.step_of", { n: step, total: last }));
   $("replay-first").disabled = $("replay-prev").disabled = step === 0;
   $("replay-next").disabled = $("replay-last").disabled = step === last;
+  renderBranch();
   for (const button of document.querySelectorAll("#replay-actions button")) {
     const current = Number(button.dataset.step) === step;
     if (current) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
@@ -120,6 +121,27 @@ function renderControls() {
   const list = $("replay-actions");
   const currentItem = list.querySelector(`button[data-step="${step}"]`);
   if (currentItem) list.scrollTop = Math.max(0, currentItem.offsetTop - list.clientHeight / 2);
+}
+
+// "play on from here": a new table in the position of the step shown (the server re-deals
+// what nobody could know then); at the last step the game is over, nothing to play on
+function renderBranch() {
+  const over = step === replay.steps.length && !(replay.outcome && replay.outcome.details && replay.outcome.details.end);
+  for (const id of ["branch-play", "branch-sandbox"]) if ($(id)) $(id).disabled = over;
+  if ($("branch-over")) $("branch-over").hidden = !over;
+}
+
+async function branchHere(sandbox) {
+  const body = { step, sandbox };
+  if (!sandbox && numericPoint() !== null) body.seat = numericPoint();
+  try {
+    const table = await api("POST", `/api/matches/${matchId}/branch`, body);
+    location.href = `/tables/${table.id}`;
+  } catch (error) {
+    const key = `error.${error.code}`;
+    if (window.I18N && window.I18N[key]) $("error").textContent = t(key);
+    else showError(error);
+  }
 }
 
 async function go(n) {
@@ -172,7 +194,7 @@ function renderResult() {
 }
 
 async function load() {
-  const keep = replay ? step : 0;
+  const keep = step;
   try {
     replay = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}`);
   } catch (error) { showError(error); return; }
@@ -185,6 +207,10 @@ async function load() {
 try { renderer = await import(`./games/${game}.js`); }
 catch (error) { renderer = await import("./games/generic.js"); }
 
+if ($("branch-play")) {
+  $("branch-play").addEventListener("click", () => branchHere(false));
+  $("branch-sandbox").addEventListener("click", () => branchHere(true));
+}
 $("replay-seat").addEventListener("change", (event) => { point = event.target.value; load(); });
 $("replay-first").addEventListener("click", () => go(0));
 $("replay-prev").addEventListener("click", () => go(step - 1));
@@ -198,4 +224,7 @@ document.addEventListener("keydown", (event) => {
   const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: replay ? replay.steps.length : 0 };
   if (event.key in moves) { event.preventDefault(); go(moves[event.key]); }
 });
+// /matches/<id>?step=N opens at that step (a branch's page links to where it came from)
+const asked = Number(new URLSearchParams(location.search).get("step"));
+if (Number.isInteger(asked) && asked > 0) step = asked;
 await load();

@@ -4,6 +4,7 @@ export class TableSocket {
     this.tableId = tableId;
     this.invite = invite;
     this.watch = watch; // a spectator link's key (watch a private table, never sit)
+    this.seat = null; // which of its player's seats it is for (a branch's hot seat)
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.delay = 500;
@@ -16,6 +17,7 @@ export class TableSocket {
     const params = new URLSearchParams();
     if (this.invite) params.set("invite", this.invite);
     if (this.watch) params.set("watch", this.watch);
+    if (this.seat !== null) params.set("seat", String(this.seat));
     const query = params.toString() ? `?${params}` : "";
     return `${scheme}://${location.host}/ws/tables/${this.tableId}${query}`;
   }
@@ -34,6 +36,21 @@ export class TableSocket {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
+  }
+
+  // connect again for another of the player's seats (the hot seat): that seat's view only
+  switchSeat(seat) {
+    this.seat = seat;
+    const old = this.ws;
+    old.onclose = null;
+    old.onmessage = null;
+    this.onStatus(false);
+    this.connect();
+    // the old connection goes once the table has taken the new one (its first message):
+    // the player never looks away
+    const closeOld = () => old.close();
+    this.ws.addEventListener("message", closeOld, { once: true });
+    this.ws.addEventListener("close", closeOld, { once: true });
   }
 
   send(message) {

@@ -28,12 +28,14 @@ let lastAnnounced = "";
 let wasMyTurn = false;
 let confirmingDelete = false;
 let autoJoined = false; // an invite link seats its visitor once, at once
+let switching = false; // the hot seat is connecting again for another seat
 const baseTitle = document.title;
 // Other seats' choices never make ours stale unless they change what we may do (the server
 // judges versions per seat); in simultaneous games an action refused as stale all the same
 // (a neighbour turned up a card we could have chosen) is sent again if it is still legal.
 const simultaneous = app.dataset.simultaneous === "true";
 const hasBots = app.dataset.bots === "true";
+const isBranch = app.dataset.branch === "true";
 
 const $ = (id) => document.getElementById(id);
 // replaceChildren, skipping the null/false placeholders of optional parts
@@ -224,6 +226,7 @@ function renderBanner() {
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
+    else if (hotSeatDue() !== null) text = t("table.hot_seat.switch_to", { n: hotSeatDue() + 1 });
     else if (last.waiting_for.length === 1 && !simultaneous) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
     else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
   } else if (table.status === "finished") text = t("table.game_over");
@@ -242,6 +245,64 @@ function renderLog() {
   lastAnnounced = newest;
 }
 
+// The hot seat of a branch: its host may take every free seat before the start, then plays
+// one seat at a time (a connection per seat: the page shows only the selected seat's view,
+// and connects again to switch), and may let the bots play any of their seats.
+function renderHotSeat() {
+  const box = $("hot-seat");
+  const table = last.table;
+  const isHost = table.host.id === me;
+  const mine = table.seats.filter((s) => s.player && s.player.id === me && !s.autopilot).map((s) => s.seat);
+  const waiting = table.status === "waiting";
+  const playing = table.status === "playing";
+  const canTake = waiting && isHost && table.seats.some((s) => !s.player);
+  if (!isBranch || !isHost || (!canTake && mine.length < 2 && !(playing && mine.length))) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  const name = (seat) => t("table.hot_seat.seat", { n: seat + 1 });
+  const seatButtons = mine.length > 1 ? el("div", { class: "row hot-seat-seats", role: "group", "aria-labelledby": "hot-seat-as" },
+    el("span", { id: "hot-seat-as" }, t("table.hot_seat.playing_as")),
+    mine.map((seat) => {
+      const due = playing && last.waiting_for.includes(seat);
+      return el("button", { type: "button", class: seat === last.seat ? "" : "secondary",
+        "aria-pressed": seat === last.seat ? "true" : "false", dataset: { seat, focusKey: `hot-seat-${seat}` },
+        onclick: () => switchSeat(seat) }, due ? t("table.hot_seat.turn", { name: name(seat) }) : name(seat));
+    })) : null;
+  replace(box,
+    el("h2", { id: "hot-seat-title" }, t("table.hot_seat.title")),
+    canTake ? el("button", { type: "button", id: "hot-seat-take", class: "secondary",
+      onclick: () => seatAction("hot-seat", {}) }, t("table.hot_seat.take_all")) : null,
+    seatButtons,
+    mine.length > 1 ? el("p", { class: "muted" }, t("table.hot_seat.note")) : null,
+    playing && hasBots && mine.length ? el("div", { class: "row" },
+      last.seat !== null && mine.includes(last.seat) && mine.length > 1 ? el("button", { type: "button", class: "secondary", id: "hot-seat-bot",
+        onclick: () => seatAction("hot-seat/bots", { seat: last.seat }) }, t("table.hot_seat.bot_this")) : null,
+      el("button", { type: "button", id: "hot-seat-bots",
+        onclick: () => seatAction("hot-seat/bots", {}) }, t("table.hot_seat.bots_all"))) : null);
+}
+
+// the hot seat: another of the host's own seats is due (the page does not switch by itself)
+function hotSeatDue() {
+  if (!isBranch || !last || last.table.status !== "playing") return null;
+  const due = last.table.seats.find((s) => s.player && s.player.id === me && !s.autopilot
+    && s.seat !== last.seat && last.waiting_for.includes(s.seat));
+  return due ? due.seat : null;
+}
+
+function switchSeat(seat) {
+  if (!last || seat === last.seat) return;
+  pending = null;
+  sent = null;
+  // nothing of the seat left behind stays on the page while the other one's view comes
+  $("game").replaceChildren();
+  $("log").replaceChildren();
+  switching = true;
+  socket.switchSeat(seat);
+}
+
 // Focus stays where it was: the element with the same data-focus-key, else your hand.
 function render() {
   app.dataset.version = String(last.version);
@@ -249,6 +310,7 @@ function render() {
   const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
   const inGame = active && $("game").contains(active);
   renderSeats();
+  renderHotSeat();
   renderBanner();
   if (renderer && (last.view || last.table.status !== "waiting")) renderer.render($("game"), last, ctx);
   else $("game").replaceChildren();
@@ -326,6 +388,7 @@ function onMessage(message) {
   if (message.type === "state") {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
+    if (switching && message.history) switching = false;
     last = message;
     life.onState(message);
     windowAt = performance.now();

@@ -158,7 +158,9 @@ def test_openapi_documents_the_contract(base: str) -> None:
                  "/api/tables/{table_id}/votes/{vote_id}", "/api/tables/{table_id}/rematch",
                  "/api/matches/{match_id}/replay", "/api/matches/{match_id}/views/{step}",
                  "/api/matches/{match_id}/export", "/api/matches/import",
-                 "/api/players/{player_id}", "/api/players/{player_id}/matches"):
+                 "/api/players/{player_id}", "/api/players/{player_id}/matches",
+                 "/api/matches/{match_id}/branch", "/api/tables/{table_id}/hot-seat",
+                 "/api/tables/{table_id}/hot-seat/bots"):
         assert path in paths, path
     body = paths["/api/matches/import"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"]["$ref"] == "#/components/schemas/MatchFile"
@@ -166,6 +168,9 @@ def test_openapi_documents_the_contract(base: str) -> None:
     for message in ("chat", "clock", "vote", "rematch", "table_expired"):
         assert message in schema["info"]["description"]
     assert "delete" in paths["/api/tables/{table_id}"]
+    branch = paths["/api/matches/{match_id}/branch"]["post"]
+    assert set(branch["responses"]) >= {"201", "400", "401", "404", "409", "422"}
+    assert "BranchIn" in schema["components"]["schemas"]
     assert httpx.get(f"{base}/docs").status_code == 200
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.api.lobby import TEST_SEED_HEADER, requested_seed
+from app.api.deps import TEST_SEED_HEADER, requested_seed
 from app.config import Settings
 from app.errors import AppError
 from app.games import ENGINES

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.api.lobby import TEST_SEED_HEADER
+from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
 from tests.browser.comfort import open_as
 from tests.support.client import ApiClient

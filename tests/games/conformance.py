@@ -16,6 +16,14 @@ Random legal playouts over many seeds, checking after every step:
   (``engine.scramble``), and the events ``seat`` receives tell it nothing its next view
   does not (checked by applying the same action in the re-dealt world).
 
+Branches (:func:`check_branches`: playing on from a moment of a finished game), at many
+steps of a game: ``redeal_unknown`` leaves every seat's view and legal actions (and the
+spectator's view) as they were and does not touch its input; it forgets what it re-deals
+(re-dealing a re-dealt state gives what re-dealing the original gives, so nothing of the
+original's future survives); for some seed the original's future actions no longer give
+the original's views (what was re-dealt differs); and a random game played on from a
+re-dealt position reaches its end with every check above.
+
 Use :func:`run_conformance` from a game's own tests, or rely on ``test_conformance.py``,
 which runs it over every registered engine.
 """
@@ -76,11 +84,13 @@ def _seat_count(engine: Engine, state: Any) -> int:
 
 
 def playout(engine: Engine, seats: int, options: dict, seed: int,
-            choose_seed: int | None = None, deep_checks: bool = True) -> tuple[Any, list]:
-    """Play one random game to the end with every check on; return (final state, log)."""
+            choose_seed: int | None = None, deep_checks: bool = True,
+            start: Any = None) -> tuple[Any, list]:
+    """Play one random game to the end with every check on; return (final state, log).
+    ``start``: play on from this state instead of the set-up (a branch)."""
     chooser = random.Random(choose_seed if choose_seed is not None else seed)
     check_rng = Rng.from_seed(seed ^ 0x5EED)
-    state = engine.setup(seats, options, seed)
+    state = engine.setup(seats, options, seed) if start is None else start
     initial_cards = Counter(engine.all_cards(state)) if hasattr(engine, "all_cards") else None
     log: list[tuple[int, Any]] = []
     for _step in range(MAX_STEPS):
@@ -174,3 +184,70 @@ def run_conformance(engine: Engine, seats: int, options: dict, seeds: range,
         again = replay(engine, seats, options, seed, log)
         assert engine.dump(again) == engine.dump(final), f"{engine.id}: not deterministic"
         assert engine.outcome(final) is not None
+
+
+# --------------------------------------------------------------------------- branches
+
+
+def known(engine: Engine, state: Any, seats: int) -> list[Any]:
+    """Everything some seat (or a spectator) is told about ``state``: each view, each
+    seat's legal actions, who is to act and the open window."""
+    window = open_window(engine, state)
+    out: list[Any] = [sorted(engine.to_act(state)), window.to_json() if window else None]
+    for seat in [None, *range(seats)]:
+        out.append(_json_round_trip(engine.view(state, seat)))
+        if seat is not None:
+            out.append(_json_round_trip(engine.legal_actions(state, seat)))
+    return out
+
+
+def future_differs(engine: Engine, branch: Any, originals: list[Any], actions: list,
+                   seats: int, limit: int = 400) -> bool:
+    """Whether the original's next actions, played in ``branch``, stop giving what the
+    original's seats were told (``originals[i]``: the original after ``actions[i]``)."""
+    state = branch
+    for (seat, action), original in list(zip(actions, originals, strict=True))[:limit]:
+        try:
+            state, _ = apply_any(engine, state, seat, action)
+        except IllegalAction:
+            return True
+        if known(engine, state, seats) != known(engine, original, seats):
+            return True
+    return False
+
+
+def check_branches(engine: Engine, seats: int, options: dict, seed: int, log: list,
+                   points: int = 6, seeds: int = 3) -> int:
+    """Check ``redeal_unknown`` at ``points`` steps spread over the game of ``log`` (always
+    the set-up among them); answer at how many of them the re-dealt future differed."""
+    redeal = getattr(engine, "redeal_unknown", None)
+    assert redeal is not None, f"{engine.id}: no redeal_unknown (a branch needs it)"
+    states = [engine.setup(seats, options, seed)]
+    for seat, action in log:
+        states.append(apply_any(engine, states[-1], seat, action)[0])
+    live = [k for k, st in enumerate(states) if engine.outcome(st) is None]
+    chosen = sorted({live[round(i * (len(live) - 1) / max(1, points - 1))]
+                     for i in range(points)})
+    assert chosen[0] == 0
+    differed = 0
+    for k in chosen:
+        state = states[k]
+        dumped = engine.dump(state)
+        before = known(engine, state, seats)
+        differs = False
+        for r in range(seeds):
+            other = redeal(state, Rng.from_seed(seed * 1000 + r))
+            assert engine.dump(state) == dumped, f"{engine.id}: redeal_unknown mutated its input"
+            assert known(engine, other, seats) == before, (
+                f"{engine.id}: step {k}: a re-deal changed what some seat knows")
+            again = engine.load(_json_round_trip(engine.dump(other)))
+            assert again == other, f"{engine.id}: a re-dealt state does not round-trip"
+            fresh = Rng.from_seed(seed * 1000 + r + 7)
+            twice = redeal(other, Rng.from_seed(seed * 1000 + r + 7))
+            assert engine.dump(twice) == engine.dump(redeal(state, fresh)), (
+                f"{engine.id}: step {k}: a re-deal keeps something of what it re-dealt")
+            differs = differs or future_differs(engine, other, states[k + 1:], log[k:], seats)
+        if k == 0:
+            assert differs, f"{engine.id}: re-dealing the set-up changed nothing to come"
+        differed += differs
+    return differed

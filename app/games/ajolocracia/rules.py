@@ -417,6 +417,20 @@ class AjolocraciaEngine(BaseEngine):
             s.hands[p] = self._sorted(s, s.hands[p])
         return s
 
+    def redeal_unknown(self, state: AjolocraciaState, rng: Rng) -> AjolocraciaState:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the cards of the undealt pile (the next rounds' hands). Every hand has been
+        seen by the seats it passed through and stays as it is. The pile's cards keep their
+        ids (an id says nothing) and get their kinds again, from a fixed order shuffled, so
+        nothing of the old deal survives."""
+        s = self._clone(state)
+        faces = sorted(s.kinds[c] for c in s.pile)
+        rng.shuffle(faces)
+        for card, kind in zip(s.pile, faces, strict=True):
+            s.kinds[card] = kind
+        s.rng = rng.next64()
+        return s
+
     def all_cards(self, state: AjolocraciaState) -> list[Any]:
         zones = [state.pile, state.discard, *state.hands, *state.tableau, *state.values]
         return [(state.kinds[c], c) for zone in zones for c in zone]

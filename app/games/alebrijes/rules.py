@@ -518,6 +518,18 @@ class AlebrijesEngine(BaseEngine):
         new.rng = rng.next64()  # the next rounds' deals are hidden too
         return new
 
+    def redeal_unknown(self, state: AlebrijesState, rng: Rng) -> AlebrijesState:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the order of the deck, and the seed of the next rounds' deals. Each hand and
+        each face-down discard is known to its owner and stays as it is. The deck is put in
+        a fixed order before the shuffle, so nothing of the old order survives."""
+        new = state.clone()
+        deck = sorted(new.deck)
+        rng.shuffle(deck)
+        new.deck = deck
+        new.rng = rng.next64()
+        return new
+
     def all_cards(self, state: AlebrijesState) -> list[int]:
         cards = list(state.deck) + list(state.played)
         cards += [c for h in state.hands for _id, c in h]

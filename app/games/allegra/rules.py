@@ -466,6 +466,24 @@ class AllegraEngine(BaseEngine):
         s.rng = rng.next64()
         return s
 
+    def redeal_unknown(self, state: AllegraState, rng: Rng) -> AllegraState:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the deck and every face-down card of every display (their ids stay: an id says
+        nothing), and the seed of later shuffles. The card a knocker holds is known to the
+        knocker and stays. The values are put in a fixed order before the shuffle, so
+        nothing of the old deal survives."""
+        s = clone(state)
+        hidden = list(s.deck)
+        for owner in range(s.seats):
+            hidden += [c for c, up in zip(s.grid[owner], s.up[owner], strict=True)
+                       if c is not None and not up]
+        faces = sorted(s.values[c] for c in hidden)
+        rng.shuffle(faces)
+        for card, value in zip(hidden, faces, strict=True):
+            s.values[card] = value
+        s.rng = rng.next64()
+        return s
+
     def all_cards(self, state: AllegraState) -> list[Any]:
         cards = [*state.deck, *state.discard]
         for row in state.grid:

@@ -510,6 +510,19 @@ class BlockAndGuessEngine(BaseEngine):
         s["rng"] = rng.next64()
         return s  # type: ignore[no-any-return]
 
+    def redeal_unknown(self, state: JSON, rng: Rng) -> JSON:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the order of the clue and construction decks, and the seed of the next
+        rounds' targets. A build's target is known to this round's builders and stays.
+        Each deck is put in a fixed order before the shuffle, so nothing of the old order
+        survives."""
+        s = _copy(state)
+        for deck in ("clue_deck", "card_deck"):
+            s[deck] = sorted(s[deck])
+            rng.shuffle(s[deck])
+        s["rng"] = rng.next64()
+        return s  # type: ignore[no-any-return]
+
     def all_cards(self, state: JSON) -> list[Any]:
         blocks = [("block", b) for b in state["pool"]]
         blocks += [("block", b) for x in state["builds"] for b in x["held"]]

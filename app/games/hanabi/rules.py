@@ -486,6 +486,20 @@ class HanabiEngine(BaseEngine):
         s.deck = faces[len(slots):]
         return s
 
+    def redeal_unknown(self, state: HanabiState, rng: Rng) -> HanabiState:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the order of the deck. Its cards are known to everyone (the whole deck less
+        every card some seat has seen); every hand is seen by the other seats and keeps its
+        cards, ids and clue marks. The deck is put in a fixed order before the shuffle, so
+        nothing of the old order survives."""
+        s = state.clone()
+        if not s.over:
+            deck = sorted(s.deck)
+            rng.shuffle(deck)
+            s.deck = deck
+        s.rng = rng.next64()
+        return s
+
     def all_cards(self, state: HanabiState) -> list[Any]:
         cards = [(c.color, c.rank) for hand in state.hands for c in hand]
         cards += [(c.color, c.rank) for c in state.played + state.discard]

@@ -367,6 +367,19 @@ class IkebanaEngine(BaseEngine):
         new.rng = rng.next64()  # future reshuffles are hidden too
         return new
 
+    def redeal_unknown(self, state: IkebanaState, rng: Rng) -> IkebanaState:
+        """What no seat knows, dealt anew from ``rng`` (a branch of a replay starts from
+        it): the order of the deck, and the seed of later reshuffles and rounds. Every card
+        under a pile top was face up once (drawn, then rejected) and stays where it is. The
+        deck is put in a fixed order before the shuffle, so nothing of the old order
+        survives."""
+        new = state.clone()
+        deck = sorted(new.deck)
+        rng.shuffle(deck)
+        new.deck = deck
+        new.rng = rng.next64()
+        return new
+
     def all_cards(self, state: IkebanaState) -> list[int]:
         cards = list(state.deck)
         for pile in state.piles:

@@ -60,6 +60,25 @@ class RemoveBot:
     seat: int
 
 
+@dataclass(slots=True)
+class TakeSeats:
+    """The host of a branch takes a free seat more (``seat``), or every free seat (None):
+    the hot seat, to study a position alone (app/tables/core/sandbox.py)."""
+
+    player_id: str
+    seat: int | None = None
+
+
+@dataclass(slots=True)
+class BotsPlay:
+    """The host of a branch in play gives one of their seats (``seat``), or every one of
+    them (None), to the game's bot, to see how the position plays out
+    (app/tables/core/sandbox.py)."""
+
+    player_id: str
+    seat: int | None = None
+
+
 # ------------------------------------------------------------------------ play
 
 
@@ -116,6 +135,9 @@ class Connect:
     invite: str | None = None
     watch: bool = False  # came with the table's spectator key (may watch, never sit)
     screen: bool = False  # a table screen: never shown the all-hands view
+    # the seat it is for, when its player holds several (a branch's hot seat); None: the
+    # player's first seat. Its views, and the moves it sends, are that seat's only.
+    seat: int | None = None
 
 
 @dataclass(slots=True)

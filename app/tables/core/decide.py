@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from app.errors import AppError
-from app.tables.core import bots, ending, play, room, seating, votes, wakeups
+from app.tables.core import bots, ending, play, room, sandbox, seating, votes, wakeups
 from app.tables.core.commands import (
     Act,
     AddBot,
     BotMove,
+    BotsPlay,
     Cast,
     Chat,
     Connect,
@@ -34,6 +35,7 @@ from app.tables.core.commands import (
     SetRematch,
     Start,
     Sync,
+    TakeSeats,
     Wake,
 )
 from app.tables.core.effects import Effect, Refuse
@@ -49,6 +51,8 @@ HANDLERS: dict[type, Handler] = {
     Start: seating.start,
     AddBot: seating.add_bot,
     RemoveBot: seating.remove_bot,
+    TakeSeats: sandbox.take_seats,
+    BotsPlay: sandbox.bots_play,
     Act: play.act,
     Ephemeral: play.ephemeral,
     BotMove: bots.bot_move,

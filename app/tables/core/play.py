@@ -193,7 +193,10 @@ def stale(table: TableState, seat: int, version: int) -> bool:
 
 
 def act(table: TableState, cmd: Act, now: float) -> Decision:
-    seat = seat_of(table, cmd.player_id)
+    # the seat its connection is for (a hot seat's player holds several), else its player's
+    known = table.conns.get(cmd.conn) if cmd.conn is not None else None
+    seat = known.seat if known is not None and known.seat is not None and \
+        known.player_id == cmd.player_id else seat_of(table, cmd.player_id)
     if seat is None:
         raise forbidden("only seated players can act")
     if table.status is not TableStatus.PLAYING:

@@ -9,7 +9,12 @@ from app.tables.options import option
 
 
 def connected_seats(table: TableState) -> frozenset[int]:
-    return frozenset({c.seat for c in table.conns.values() if c.seat is not None})
+    """The seats whose player is connected (a hot seat's player, connected as one of its
+    seats, is at every one of them)."""
+    players = {c.player_id for c in table.conns.values() if c.seat is not None}
+    if not players:
+        return frozenset()
+    return frozenset(s for s, pid in enumerate(table.seats) if pid in players)
 
 
 def away_for(table: TableState, seat: int, now: float) -> float | None:
@@ -29,8 +34,11 @@ def idle_for(table: TableState, now: float) -> float:
 
 
 def rebind(table: TableState) -> TableState:
-    """Connections follow their player's seat after the seats changed."""
-    conns = {i: evolve(c, seat=seat_of(table, c.player_id)) for i, c in table.conns.items()}
+    """Connections follow their player's seat after the seats changed (a connection for
+    one of several seats its player holds keeps that seat while the player holds it)."""
+    conns = {i: evolve(c, seat=c.seat if c.seat is not None and c.player_id is not None
+                       and table.seats[c.seat] == c.player_id else seat_of(table, c.player_id))
+             for i, c in table.conns.items()}
     return evolve(table, conns=conns)
 
 

@@ -60,6 +60,12 @@ def presence_changed(table: TableState, now: float) -> Decision:
 
 def connect(table: TableState, cmd: Connect, now: float) -> Decision:
     seat = seat_of(table, cmd.player_id)
+    if cmd.seat is not None:  # one of several seats its player holds (a hot seat)
+        if not 0 <= cmd.seat < table.seat_count or cmd.player_id is None or \
+                table.seats[cmd.seat] != cmd.player_id:
+            raise AppError("not_your_seat", "that seat is not yours: connect without a seat, "
+                           "or with one you hold", 409)
+        seat = cmd.seat
     if seat is None and table.private and not cmd.watch and \
             not same_secret(cmd.invite, table.invite_token):
         raise forbidden("this table is private: you need its invite or spectator link")
@@ -94,7 +100,7 @@ def chat(table: TableState, cmd: Chat, now: float) -> Decision:
     conn = table.conns.get(cmd.conn)
     if conn is None:
         raise forbidden("connect to the table to chat")
-    seat = seat_of(table, conn.player_id)
+    seat = conn.seat if conn.seat is not None else seat_of(table, conn.player_id)
     name = table.names.get(conn.player_id or "", "")
     if seat is None:
         if conn.player_id is None:

@@ -27,6 +27,7 @@ from app.tables.core.state import (
     name_of_seat,
     same_secret,
     seat_of,
+    seats_of,
 )
 
 
@@ -74,13 +75,12 @@ def join(table: TableState, cmd: Join, now: float) -> Decision:
 
 
 def leave(table: TableState, cmd: Leave, now: float) -> Decision:
-    seat = seat_of(table, cmd.player_id)
-    if seat is None:
+    mine = seats_of(table, cmd.player_id)  # (every seat of a branch's hot seat)
+    if not mine:
         raise AppError("not_seated", "you are not seated at this table", 409)
     if table.status is not TableStatus.WAITING:
         raise game_started("you cannot leave a game in progress")
-    seats = list(table.seats)
-    seats[seat] = None
+    seats = [None if s in mine else p for s, p in enumerate(table.seats)]
     name = table.names.get(cmd.player_id, "")
     humans = [p for p in seats if p is not None and p not in table.bots]
     if not humans and (cmd.player_id == table.host_id or not any(seats)):

@@ -184,6 +184,8 @@ class TableSetup:
     rematch_of: str | None = None
     epoch: int = 0  # the owner epoch this process took the table with (the write fence)
     position: Mapping[str, Any] | None = None  # a stored position to start from, not setup
+    # a branch: (match id, step) of the finished game it plays on from (with ``position``)
+    branch_of: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,7 @@ class TableState:
     rematch_of = property(lambda self: self.setup.rematch_of)
     epoch = property(lambda self: self.setup.epoch)
     position = property(lambda self: self.setup.position)
+    branch_of = property(lambda self: self.setup.branch_of)
 
     @property
     def playing(self) -> bool:
@@ -257,6 +260,14 @@ def seat_of(table: TableState, player_id: str | None) -> int | None:
     return None
 
 
+def seats_of(table: TableState, player_id: str | None) -> frozenset[int]:
+    """Every seat ``player_id`` holds: one, or several at a branch's hot seat (the host may
+    take every seat of a branch, app/tables/core/sandbox.py)."""
+    if player_id is None:
+        return frozenset()
+    return frozenset(seat for seat, pid in enumerate(table.seats) if pid == player_id)
+
+
 def name_of_seat(table: TableState, seat: int) -> str:
     pid = table.seats[seat] if 0 <= seat < len(table.seats) else None
     return table.names.get(pid, "") if pid else ""
@@ -275,14 +286,15 @@ def new_table(*, id: str, engine: EngineAdapter, seat_count: int,  # noqa: A002
               options: Mapping[str, Any], private: bool, invite_token: str, seed: int,
               created_at: datetime, host_id: str, host_name: str, host_seat: int = 0,
               rematch_of: str | None = None, epoch: int = 0,
-              position: Mapping[str, Any] | None = None, now: float = 0.0) -> TableState:
+              position: Mapping[str, Any] | None = None,
+              branch_of: tuple[str, int] | None = None, now: float = 0.0) -> TableState:
     """A table just created: its host in ``host_seat``, everyone else to come."""
     seats: list[str | None] = [None] * seat_count
     seats[host_seat] = host_id
     setup = TableSetup(id=id, game=engine.id, seat_count=seat_count, options=dict(options),
                        private=private, invite_token=invite_token, seed=seed,
                        created_at=created_at, rematch_of=rematch_of, epoch=epoch,
-                       position=position)
+                       position=position, branch_of=branch_of)
     return TableState(
         setup=setup, engine=engine, host_id=host_id, seats=tuple(seats),
         names={host_id: host_name},

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.games.base import Event, event_for
-from app.tables.core.presence import away_for
+from app.tables.core.presence import away_for, connected_seats
 from app.tables.core.state import Step, TableState, TableStatus
 
 
@@ -29,7 +29,7 @@ def _iso(moment: datetime) -> str:
 
 def summary(table: TableState, now: float) -> dict[str, Any]:
     """The public description of the table (no hidden information, no invite token)."""
-    connected = {c.seat for c in table.conns.values()}
+    connected = connected_seats(table)  # (a hot seat's player is at each of its seats)
     watchers = [c for c in table.conns.values() if c.seat is None]
     seats = []
     for seat, pid in enumerate(table.seats):
@@ -57,7 +57,14 @@ def summary(table: TableState, now: float) -> dict[str, Any]:
         "created_at": _iso(setup.created_at),
         "outcome": table.outcome,
         "rematch_of": setup.rematch_of,
+        "branch_of": branch_json(setup.branch_of),
     }
+
+
+def branch_json(origin: tuple[str, int] | None) -> dict[str, Any] | None:
+    """A branch's origin as the summary says it: the finished match and step it plays on
+    from (None: a game from its set-up)."""
+    return None if origin is None else {"match": origin[0], "step": origin[1]}
 
 
 def sees_all(table: TableState, seat: int | None) -> bool:

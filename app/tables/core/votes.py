@@ -24,7 +24,7 @@ from app.tables.core.commands import Cast, Propose
 from app.tables.core.effects import Broadcast, Effect, Reply, SystemLine
 from app.tables.core.ending import end_early
 from app.tables.core.play import Decision, not_playing
-from app.tables.core.state import TableState, TableStatus, Vote, evolve, name_of_seat, seat_of
+from app.tables.core.state import TableState, TableStatus, Vote, evolve, name_of_seat, seats_of
 
 VOTE_SECONDS = 120.0
 
@@ -92,15 +92,17 @@ class HandToBot:
 PROPOSALS: dict[str, Proposal] = {p.name: p for p in (Abandon(), HandToBot())}
 
 
-def _seated(table: TableState, player_id: str) -> int:
-    seat = seat_of(table, player_id)
-    if seat is None:
+def _seated(table: TableState, player_id: str) -> frozenset[int]:
+    """The player's seats (several at a branch's hot seat: one answer counts for each)."""
+    seats = seats_of(table, player_id)
+    if not seats:
         raise forbidden("only seated players can do that")
-    return seat
+    return seats
 
 
 def propose(table: TableState, cmd: Propose, now: float) -> Decision:
-    seat = _seated(table, cmd.player_id)
+    mine = _seated(table, cmd.player_id)
+    seat = min(mine)
     proposal = PROPOSALS.get(cmd.proposal)
     if proposal is None:
         raise AppError("unknown_proposal", "no such proposal; there is: "
@@ -112,7 +114,7 @@ def propose(table: TableState, cmd: Propose, now: float) -> Decision:
     proposal.check(table, cmd.target, now)
     voters = proposal.voters(table, cmd.target) | {seat}
     vote = Vote(table.vote_ids + 1, proposal.name, seat, cmd.target, frozenset(voters),
-                now + VOTE_SECONDS, yes=frozenset({seat}))
+                now + VOTE_SECONDS, yes=frozenset(voters & mine))
     table = evolve(table, vote=vote, vote_ids=vote.id)
     line = SystemLine("vote_proposed", seat,
                       {"name": name_of_seat(table, seat), "proposal": proposal.name})
@@ -121,14 +123,15 @@ def propose(table: TableState, cmd: Propose, now: float) -> Decision:
 
 
 def cast(table: TableState, cmd: Cast, now: float) -> Decision:
-    seat = _seated(table, cmd.player_id)
+    mine = _seated(table, cmd.player_id)
     vote = table.vote
     if vote is None or vote.id != cmd.vote_id:
         raise AppError("no_vote", "that vote is not open", 409)
-    if seat not in vote.voters:
+    asked = mine & vote.voters
+    if not asked:
         raise forbidden("this vote does not ask you")
-    yes = vote.yes | {seat} if cmd.yes else vote.yes - {seat}
-    no = vote.no - {seat} if cmd.yes else vote.no | {seat}
+    yes = vote.yes | asked if cmd.yes else vote.yes - asked
+    no = vote.no - asked if cmd.yes else vote.no | asked
     vote = evolve(vote, yes=yes, no=no)
     table, effects = settle(evolve(table, vote=vote), now)
     return table, [*effects, Reply(vote.to_json(now))]

@@ -1,0 +1,107 @@
+"""What if (issue 25) through the pages: a finished Hanabi match's replay, "play on from here
+alone" at one of its steps; the new table starts there with the host in both seats (the hot
+seat); three moves are played switching seat on the page (each seat's view shown only when it
+is selected: its own hand as card backs), then the bots finish the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.test_hanabi_browser import take_turn
+from tests.support.browser import launch_chromium
+from tests.support.matches import stored_match
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+STEP = 4
+
+
+def play_one_move(page) -> bool:
+    """Switch to the seat whose turn it is (if it is not the one shown), then move; answer
+    whether it had to switch."""
+    switched = page.locator("#banner.mine").count() == 0
+    if switched:
+        due = page.locator("#hot-seat button[data-seat][aria-pressed=false]")
+        assert due.count() == 1
+        seat = due.get_attribute("data-seat")
+        assert f"Le toca a tu silla {int(seat) + 1}" in page.inner_text("#banner")
+        due.click()
+        page.wait_for_selector(f"#hot-seat button[data-seat='{seat}'][aria-pressed=true]")
+        page.wait_for_selector("#banner.mine")
+    # the selected seat sees its own hand as backs, the other seat's as faces
+    assert page.locator("#my-hand .hcard").count() == page.locator("#my-hand .hcard.back").count()
+    assert page.locator(".hands-grid .hcard:not(.back)").count() > 0
+    assert take_turn(page)
+    return switched
+
+
+def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> None:
+    base = shared_server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    match_id, _states, _ = stored_match(base, "hanabi", 12, options={"bot_delay": 0})
+    with launch_chromium() as browser:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES",
+                                  is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(base + "/")
+        page.fill("#name", "Ana")
+        page.click("form[action='/session'] button")
+        page.wait_for_selector("text=Hola, Ana")
+
+        page.goto(f"{base}/matches/{match_id}?step={STEP}")
+        page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
+        assert "Jugar desde aquí" in page.inner_text("#branch")
+        page.screenshot(path=str(ARTIFACTS / "branch-replay-phone.png"), full_page=True)
+        page.set_viewport_size({"width": 320, "height": 700})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.click("#branch-sandbox")
+        page.wait_for_url("**/tables/*")
+        table_id = page.url.rsplit("/", 1)[1]
+        # where it comes from, on the page
+        origin = page.locator("#branch-origin a")
+        assert origin.get_attribute("href") == f"/matches/{match_id}?step={STEP}"
+        # the host holds both seats; the game starts in the match's position
+        page.wait_for_selector("#start-button:not([disabled])")
+        assert page.locator("#seats .seat.mine").count() == 2
+        page.click("#start-button")
+        page.wait_for_selector(".fireworks")
+        page.wait_for_selector("#hot-seat button[data-seat]")
+        assert page.locator("#hot-seat button[data-seat]").count() == 2
+        version = int(page.locator("#table-app").get_attribute("data-version"))
+
+        switches = [play_one_move(page) for _ in range(3)]
+        assert sum(switches) >= 2  # two seats taking turns: at least two switches
+        assert int(page.locator("#table-app").get_attribute("data-version")) == version + 3
+        # switching seat connects again before letting the old connection go: never away
+        chat = page.inner_text("#chat")
+        assert "desconectado" not in chat, chat
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "branch-hot-seat-phone.png"), full_page=True)
+        page.set_viewport_size({"width": 320, "height": 700})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        page.set_viewport_size({"width": 390, "height": 844})
+
+        page.click("#hot-seat-bots")
+        page.wait_for_selector(".final", timeout=60_000)
+        assert page.locator(".final .verdict").inner_text().strip()
+        assert "Un bot juega ahora la silla 1 (Ana)" in page.inner_text("#chat")
+        page.screenshot(path=str(ARTIFACTS / "branch-final-phone.png"), full_page=True)
+
+        # its own replay, with the link to where it came from
+        page.goto(f"{base}/matches/{table_id}")
+        page.wait_for_selector("#replay-actions button")
+        assert page.locator("#branch-origin a").get_attribute("href") == \
+            f"/matches/{match_id}?step={STEP}"
+        # the player's page lists it apart from the real games
+        me = page.evaluate("fetch('/api/players/me').then(r => r.json())")
+        page.goto(f"{base}/players/{me['id']}")
+        assert page.locator(f"#branch-history li[data-match='{table_id}']").count() == 1
+        assert page.locator(f"#history tr[data-match='{table_id}']").count() == 0
+        assert not errors, errors
+        ctx.close()
