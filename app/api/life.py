@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from app.api.deps import CurrentPlayer, RegistryDep, RepoDep
 from app.api.limits import get_limits
@@ -28,11 +29,14 @@ _rematch_locks: dict[str, asyncio.Lock] = {}
 @router.post("/{table_id}/resign", response_model=TableOut,
              responses=errors(401, 403, 404, 409, 503))
 async def resign(table_id: str, request: Request, player: CurrentPlayer,
-                 registry: RegistryDep) -> TableOut:
+                 registry: RegistryDep,
+                 seat: Annotated[int | None, Query(ge=0, le=63)] = None) -> TableOut:
     """Give up. In a cooperative game (Hanabi) the game ends for everyone as a loss; in a
-    competitive game the game ends, you are ranked last and the others share the win."""
+    competitive game the game ends, you are ranked last and the others share the win.
+    ``seat``: in a hot seat (a branch whose host holds several seats), the seat that gives
+    up (one the caller holds; by default the first)."""
     actor = await registry.get(table_id)
-    await actor.submit(Resign(player.id))
+    await actor.submit(Resign(player.id, seat))
     return table_out(request, actor, player.id)
 
 

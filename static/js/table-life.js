@@ -150,7 +150,7 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     } else {
       out.push(el("div", { class: "life-confirm", role: "group", "aria-label": t("life.resign") },
         el("p", {}, t(coopGame() ? "life.resign_confirm_coop" : "life.resign_confirm")),
-        el("button", { id: "resign-yes", class: "danger", onclick: async () => { confirmResign = false; await post(`/api/tables/${tableId}/resign`); } }, t("life.resign_yes")),
+        el("button", { id: "resign-yes", class: "danger", onclick: async () => { confirmResign = false; await post(`/api/tables/${tableId}/resign${last.seat !== null && last.seat !== undefined ? `?seat=${last.seat}` : ""}`); } }, t("life.resign_yes")),
         el("button", { class: "secondary", onclick: () => { confirmResign = false; renderPanel(); } }, t("life.resign_no"))));
     }
     return out;

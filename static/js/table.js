@@ -292,8 +292,26 @@ function hotSeatDue() {
   return due ? due.seat : null;
 }
 
+// the hot seat chosen last in this tab, kept over a reload (sessionStorage: this tab only)
+const HOT_SEAT_KEY = `ludoteca.hot-seat.${tableId}`;
+function savedHotSeat() {
+  try { return sessionStorage.getItem(HOT_SEAT_KEY); } catch { return null; }
+}
+// after a reload the table connects for the host's first seat: back to the one chosen, if
+// it is still theirs (asked once, on the first state)
+let hotSeatRestored = false;
+function restoreHotSeat() {
+  if (hotSeatRestored || !isBranch || !last) return;
+  hotSeatRestored = true;
+  const saved = Number(savedHotSeat());
+  if (savedHotSeat() === null || !Number.isInteger(saved) || saved === last.seat) return;
+  const mine = last.table.seats.some((s) => s.seat === saved && s.player && s.player.id === me);
+  if (mine && last.seat !== null) switchSeat(saved);
+}
+
 function switchSeat(seat) {
   if (!last || seat === last.seat) return;
+  try { sessionStorage.setItem(HOT_SEAT_KEY, String(seat)); } catch { /* private mode */ }
   pending = null;
   sent = null;
   // nothing of the seat left behind stays on the page while the other one's view comes
@@ -395,6 +413,7 @@ function onMessage(message) {
     render();
     if (seatChanged) refreshInvite();
     maybeAutoJoin();
+    restoreHotSeat();
   } else if (message.type === "error") {
     if (message.code === "stale_version" && simultaneous && pending && !pending.retried
         && ctx.isLegal(pending.action)) {

@@ -87,6 +87,16 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
         page.set_viewport_size({"width": 390, "height": 844})
 
+        # a reload comes back to the seat chosen last (the table first connects for the
+        # host's first seat)
+        if page.locator("#hot-seat button[data-seat='1'][aria-pressed=true]").count() == 0:
+            page.click("#hot-seat button[data-seat='1']")
+            page.wait_for_selector("#hot-seat button[data-seat='1'][aria-pressed=true]")
+        page.reload()
+        page.wait_for_selector("#hot-seat button[data-seat='1'][aria-pressed=true]")
+        assert page.locator("#hot-seat button[data-seat='0'][aria-pressed=true]").count() == 0
+        assert int(page.locator("#table-app").get_attribute("data-version")) == version + 3
+
         page.click("#hot-seat-bots")
         page.wait_for_selector(".final", timeout=60_000)
         assert page.locator(".final .verdict").inner_text().strip()

@@ -172,7 +172,13 @@ async def test_a_branch_rematch_plays_on_from_the_same_moment_again(shared_serve
     host = ApiClient(base, "Otra vez")
     first = branch(host, match_id, {"step": 3, "sandbox": True}).json()
     assert host.start(first["id"]).status_code == 200
-    assert host.request("POST", f"/api/tables/{first['id']}/resign").status_code == 200
+    # the hot seat gives up for the seat it names, one it holds
+    r = host.request("POST", f"/api/tables/{first['id']}/resign", params={"seat": 2})
+    assert r.status_code == 403 and r.json()["code"] == "forbidden"
+    r = host.request("POST", f"/api/tables/{first['id']}/resign", params={"seat": 1})
+    assert r.status_code == 200, r.text
+    ended = httpx.get(f"{base}/api/matches/{first['id']}", timeout=10).json()
+    assert ended["outcome"]["details"]["seat"] == 1
     r = host.request("POST", f"/api/tables/{first['id']}/rematch")
     assert r.status_code == 200, r.text
     again = r.json()["table"]

@@ -162,6 +162,7 @@ class Chat:
 @dataclass(slots=True)
 class Resign:
     player_id: str
+    seat: int | None = None  # which of a hot seat's seats gives up (else the first)
 
 
 @dataclass(slots=True)

@@ -33,7 +33,14 @@ from app.tables.core import presence, seating
 from app.tables.core.commands import Housekeep, Resign, SetRematch
 from app.tables.core.effects import Broadcast, Reply, SystemLine
 from app.tables.core.play import Decision, accept, not_playing
-from app.tables.core.state import TableState, TableStatus, evolve, name_of_seat, seat_of
+from app.tables.core.state import (
+    TableState,
+    TableStatus,
+    evolve,
+    name_of_seat,
+    seat_of,
+    seats_of,
+)
 from app.tables.engine import EngineAdapter, adapt
 
 
@@ -80,6 +87,10 @@ def resign(table: TableState, cmd: Resign, now: float) -> Decision:
     seat = seat_of(table, cmd.player_id)
     if seat is None:
         raise forbidden("only seated players can do that")
+    if cmd.seat is not None:  # the hot seat: the seat being played gives up, not the first
+        if cmd.seat not in seats_of(table, cmd.player_id):
+            raise forbidden("you do not hold that seat")
+        seat = cmd.seat
     if table.status is not TableStatus.PLAYING:
         raise not_playing()
     table, effects = end_early(table, {"type": RESIGN, "seat": seat}, "resign", now)

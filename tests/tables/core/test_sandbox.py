@@ -20,6 +20,7 @@ from app.tables.core.commands import (
     Join,
     Leave,
     Propose,
+    Resign,
     Start,
     TakeSeats,
 )
@@ -185,3 +186,20 @@ def test_the_host_of_a_branch_in_play_hands_seats_to_the_bot() -> None:
     plain = started("hanabi", 2)
     _, error = refused(plain, BotsPlay("a"))
     assert error.code == "not_a_branch"
+
+
+def test_a_hot_seat_resigns_for_the_seat_being_played() -> None:
+    """In a competitive game the seat that gives up is ranked last: the host of a hot seat
+    names it (the one whose page they are on), and may name only a seat they hold."""
+    table = branch_table("ikebana", seats=3)
+    table, _ = ok(table, TakeSeats("a"))
+    table, _ = ok(table, Start("a"))
+    _, error = refused(table, Resign("a", seat=5))
+    assert error.code == "forbidden"
+    _, error = refused(table, Resign("b", seat=1))
+    assert error.code == "forbidden"
+    after, _ = ok(table, Resign("a", seat=1))
+    assert after.history[-1].source == "resign" and after.status.value == "finished"
+    assert after.outcome["details"]["seat"] == 1
+    first, _ = ok(table, Resign("a"))  # no seat named: the first one, as before
+    assert first.outcome["details"]["seat"] == 0
