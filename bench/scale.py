@@ -237,6 +237,9 @@ def main() -> None:
     parser.add_argument("--latency", action="store_true",
                         help="also one process paced at half its saturation: latency")
     parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="instead: one process, direct, closed loop, run under cProfile "
+                             "(written to PATH); prints where its CPU goes")
     args = parser.parse_args()
     check_cgroups()
 
@@ -254,6 +257,9 @@ def main() -> None:
           f"{args.generators} generator processes; {os.cpu_count()} cores", flush=True)
     one: dict[str, float] = {}
     try:
+        if args.profile:
+            profile_run(args, tmp, postgres, redis)
+            return
         for n in args.processes:
             run_processes(n, args, tmp, postgres, redis, one)
         if args.latency and "direct" in one:
@@ -264,13 +270,14 @@ def main() -> None:
 
 
 def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServer,
-                  label: str) -> tuple[list[LiveServer], list[Cgroup]]:
+                  label: str, python_args: tuple[str, ...] = ()
+                  ) -> tuple[list[LiveServer], list[Cgroup]]:
     url = postgres.new_database(f"scale_{label}_{int(time.time() * 1000) % 10**9}")
     servers: list[LiveServer] = []
     groups: list[Cgroup] = []
     env = {**BENCH_ENV, "LUDOTECA_REDIS_URL": redis.url}
     for i in range(n):
-        server = LiveServer(url, tmp / f"{label}-data{i}", env=env)
+        server = LiveServer(url, tmp / f"{label}-data{i}", env=env, python_args=python_args)
         server.start()
         servers.append(server)
         group = Cgroup(f"ludoteca-bench-{os.getpid()}-{label}-{i}")
@@ -340,6 +347,28 @@ def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
             server.stop()
         for group in groups:
             group.remove()
+
+
+def profile_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+                redis: RedisServer) -> None:
+    """One process, direct, closed loop, under cProfile: the functions its CPU goes to."""
+    import pstats
+
+    path = str(Path(args.profile).resolve())
+    servers, groups = start_servers(1, tmp, postgres, redis, "prof",
+                                    ("-m", "cProfile", "-o", path))
+    try:
+        m = measure(servers, groups, slots_for("direct", servers, None, args.tables), args,
+                    args.quota)
+        print(line("1 process, direct, under cProfile", m), flush=True)
+    finally:
+        for server in servers:
+            server.stop()  # SIGTERM: uvicorn stops and cProfile writes its file
+        for group in groups:
+            group.remove()
+    stats = pstats.Stats(path)
+    stats.sort_stats("tottime").print_stats(30)
+    stats.sort_stats("cumulative").print_stats(40)
 
 
 if __name__ == "__main__":
