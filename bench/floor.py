@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -259,6 +260,9 @@ def main() -> None:
                   f" ms per table, 9 calls; target 1,000 in <= 20 s)")
     finally:
         floor.stop()
+        if args.profile:  # SIGINT: cProfile writes its file on the way out (not on SIGTERM)
+            server.process.send_signal(signal.SIGINT)  # type: ignore[union-attr]
+            server.process.wait(60)  # type: ignore[union-attr]
         server.stop()
     if args.profile:
         import pstats

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import signal
 import statistics
 import tempfile
 import time
@@ -363,7 +364,11 @@ def profile_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
         print(line("1 process, direct, under cProfile", m), flush=True)
     finally:
         for server in servers:
-            server.stop()  # SIGTERM: uvicorn stops and cProfile writes its file
+            # SIGINT: uvicorn stops, re-raises it, and cProfile writes its file on the way
+            # out (SIGTERM's default action would end the process before it could)
+            server.process.send_signal(signal.SIGINT)  # type: ignore[union-attr]
+            server.process.wait(60)  # type: ignore[union-attr]
+            server.stop()
         for group in groups:
             group.remove()
     stats = pstats.Stats(path)

@@ -25,6 +25,25 @@ def test_a_shared_list_is_encoded_once_and_spliced_where_it_is_the_same_object()
     assert len(encoder._memo) == 1 + 1 + 4  # the table, the log, and each seat's own hand
 
 
+def test_a_seats_own_list_of_shared_hands_splices_each_hand_as_itself() -> None:
+    # Hanabi's shape: each hand built twice (as its owner sees it, as the others do) and each
+    # seat's view listing, per owner, the one that seat may see
+    backs = [[{"id": 4 * o + i, "knowledge": {"color": None}} for i in range(4)]
+             for o in range(4)]
+    faces = [[{**card, "color": "red", "rank": o + 1} for card in hand]
+             for o, hand in enumerate(backs)]
+    messages = [{"seat": seat, "view": {"hands": [backs[o] if o == seat else faces[o]
+                                                  for o in range(4)]}} for seat in range(4)]
+    encoder = BroadcastEncoder()
+    texts = [encoder.encode(m) for m in messages]
+    assert texts == [encode(m) for m in messages]
+    for seat, text in enumerate(texts):
+        hands = orjson.loads(text)["view"]["hands"]
+        assert all("rank" not in card for card in hands[seat])  # its own cards stay hidden
+        assert all("rank" in card for o, hand in enumerate(hands) if o != seat
+                   for card in hand)
+
+
 def test_an_equal_looking_part_of_another_seat_is_never_reused() -> None:
     encoder = BroadcastEncoder()
     mine = {"view": {"hand": [{"id": i, "color": "red", "rank": 1} for i in range(5)]}}
