@@ -36,6 +36,7 @@ class Slot:
     http: str  # where its tables are created and joined
     ws: str  # where their sockets connect
     index: int
+    floor: bool = False  # bench.wsfloor: no REST, a socket /t/<table>/<seat> is a seat
 
 
 @dataclass
@@ -78,6 +79,10 @@ class Driver:
             sem = asyncio.Semaphore(8)
 
             async def one(slot: Slot) -> None:
+                if slot.floor:
+                    self.queues[slot.index] = [await self.seat_floor(slot, g)
+                                               for g in range(self.per_slot)]
+                    return
                 async with sem:
                     client = clients.setdefault(slot.http, httpx.AsyncClient(
                         base_url=slot.http, timeout=120))
@@ -110,6 +115,13 @@ class Driver:
                 f"{slot.ws}/ws/tables/{game.id}", self._reader(slot.index, game, seat),
                 {"Authorization": f"Bearer {token}"}))
         (await client.post(f"/api/tables/{game.id}/start", headers=auth[0])).raise_for_status()
+        return game
+
+    async def seat_floor(self, slot: Slot, g: int) -> Game:
+        game = Game(f"f{slot.index}-{g}", versions=[0] * self.seats)
+        for seat in range(self.seats):
+            game.sockets.append(await open_socket(
+                f"{slot.ws}/t/{game.id}/{seat}", self._reader(slot.index, game, seat)))
         return game
 
     # ------------------------------------------------------------------ reading

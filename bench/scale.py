@@ -1,7 +1,8 @@
 """Scale-out under CPU quotas: 1, 2, 3 server processes, each held to a fraction of a core.
 
-    python -m bench.scale [--processes 1 2 3] [--modes direct nginx forwarded]
-                          [--quota 0.25] [--tables 40] [--duration 8] [--latency]
+    python -m bench.scale [--processes 1 2 3] [--modes direct nginx forwarded floor]
+                          [--quota 0.25] [--tables 30] [--duration 8] [--latency]
+                          [--profile PATH]
 
 Each server process runs in its own cgroup (v1 ``cpu`` controller at /sys/fs/cgroup/cpu,
 root needed) with ``cpu.cfs_quota_us`` = quota x period, so on a 2-core machine three
@@ -17,6 +18,9 @@ Modes:
   the file docker-compose.yml mounts in its proxy (its upstreams pointed at these processes);
 - ``forwarded``: every socket connects to a process that does not own its table (each message
   goes through one forwarding hop); printed with its cost per action over ``direct``.
+- ``floor`` (after the one-process runs): bench.wsfloor, the same move's work on bare
+  websockets (parse, apply, every seat's view, the durable append, the sends), under the same
+  quota and generator; prints the platform's overhead over it as a ratio of CPU per action.
 
 ``--latency`` then runs one process ``direct`` paced at half of the saturation it measured:
 latency from an action's send to the last seat's new state, p50/p99.
@@ -32,6 +36,8 @@ import multiprocessing as mp
 import os
 import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -221,8 +227,8 @@ def line(label: str, m: dict[str, Any], base: float | None = None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--modes", nargs="+", default=["direct", "nginx", "forwarded"],
-                        choices=["direct", "nginx", "forwarded"])
+    parser.add_argument("--modes", nargs="+", default=["direct", "nginx", "forwarded", "floor"],
+                        choices=["direct", "nginx", "forwarded", "floor"])
     parser.add_argument("--quota", type=float, default=0.25,
                         help="share of a core each server process may use")
     parser.add_argument("--tables", type=int, default=30,
@@ -263,6 +269,8 @@ def main() -> None:
             return
         for n in args.processes:
             run_processes(n, args, tmp, postgres, redis, one)
+            if n == 1 and "floor" in args.modes:
+                floor_run(args, tmp, postgres, one)
         if args.latency and "direct" in one:
             latency_run(args, tmp, postgres, redis, one["direct"])
     finally:
@@ -304,7 +312,7 @@ def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: Postgre
             proxy = Nginx("\n".join(lines) + "\n", tmp / f"nginx-{n}")
             proxy.start()
         for mode in args.modes:
-            if mode == "forwarded" and n < 2:
+            if mode == "forwarded" and n < 2 or mode == "floor":
                 continue
             slots = slots_for(mode, servers, proxy, args.tables * n)
             m = measure(servers, groups, slots, args, args.quota)
@@ -329,6 +337,50 @@ def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: Postgre
             server.stop()
         for group in groups:
             group.remove()
+
+
+class FloorServer:
+    """bench.wsfloor in a subprocess: the same move's work on bare websockets."""
+
+    def __init__(self, database_url: str) -> None:
+        from tests.support.server import free_port
+
+        self.port = free_port()
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.wsfloor", "--port", str(self.port), "--database-url",
+             database_url.replace("+asyncpg", "")], stdout=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[1])
+        assert self.process.stdout is not None
+        if self.process.stdout.readline().strip() != b"ready":
+            raise RuntimeError("bench.wsfloor did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def floor_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+              one: dict[str, float]) -> None:
+    """The floor under the same quota and generator: the platform's overhead as a ratio."""
+    url = postgres.new_database(f"scale_floor_{int(time.time() * 1000) % 10**9}")
+    floor = FloorServer(url)
+    group = Cgroup(f"ludoteca-bench-{os.getpid()}-floor")
+    group.add(floor.process.pid)
+    try:
+        slots = [Slot("", floor.ws_url, k, floor=True) for k in range(args.tables)]
+        m = measure([floor], [group], slots, args, args.quota)  # type: ignore[list-item]
+        print(line("floor (bare websockets: parse, apply, views, durable append, sends)", m),
+              flush=True)
+        direct = one.get("direct1")
+        if direct:
+            print(f"  platform overhead: {direct / m['cpu_per_action_us']:.2f}x the floor's "
+                  f"server CPU per action ({direct:.0f} against {m['cpu_per_action_us']:.0f}"
+                  f" us); delivered {one['direct'] / m['rate']:.2f}x the floor's rate",
+                  flush=True)
+    finally:
+        floor.stop()
+        group.remove()
 
 
 def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,

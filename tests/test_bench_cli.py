@@ -16,7 +16,7 @@ RUNNABLE = sorted(p.stem for p in (ROOT / "bench").glob("*.py")
 
 
 def test_the_benchmarks_of_issue_22_are_there() -> None:
-    assert {"actor", "load", "scale", "floor"} <= set(RUNNABLE)
+    assert {"actor", "load", "scale", "floor", "wsfloor"} <= set(RUNNABLE)
 
 
 @pytest.mark.parametrize("name", RUNNABLE)
