@@ -144,7 +144,7 @@ def quantile(values: list[float], q: float) -> float:
 
 def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
             args: argparse.Namespace, quota: float, period: float | None = None,
-            per_slot: int | None = None) -> dict[str, Any]:
+            per_slot: int | None = None, window: Any = None) -> dict[str, Any]:
     """Seat the slots (no quota), then drive them under the quota; the figures."""
     for group in groups:
         group.limit(None)
@@ -163,11 +163,15 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         for pipe in gens.pipes:
             pipe.send(("run", args.warmup, args.duration, period))
         time.sleep(args.warmup)
+        if window is not None:
+            window(True)
         cpu0 = [cpu_seconds(p) for p in pids]
         thr0 = [g.throttled_s() for g in groups]
         t0 = time.perf_counter()
         time.sleep(args.duration)
         cpu1 = [cpu_seconds(p) for p in pids]
+        if window is not None:
+            window(False)
         thr1 = [g.throttled_s() for g in groups]
         t1 = time.perf_counter()
         results = [pipe.recv()[1] for pipe in gens.pipes]
@@ -245,8 +249,8 @@ def main() -> None:
                         help="also one process paced at half its saturation: latency")
     parser.add_argument("--no-fsync", action="store_true")
     parser.add_argument("--profile", metavar="PATH",
-                        help="instead: one process, direct, closed loop, run under cProfile "
-                             "(written to PATH); prints where its CPU goes")
+                        help="instead: one process, direct, closed loop, its measured window "
+                             "profiled (CPU time, written to PATH); prints where it goes")
     args = parser.parse_args()
     check_cgroups()
 
@@ -404,28 +408,32 @@ def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
 
 def profile_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
                 redis: RedisServer) -> None:
-    """One process, direct, closed loop, under cProfile: the functions its CPU goes to."""
+    """One process, direct, closed loop, profiled during the measured window only (CPU
+    time: bench.profserve): the functions its CPU goes to."""
     import pstats
 
     path = str(Path(args.profile).resolve())
     servers, groups = start_servers(1, tmp, postgres, redis, "prof",
-                                    ("-m", "cProfile", "-o", path))
+                                    ("-m", "bench.profserve", path))
+    process = servers[0].process
+    assert process is not None
+
+    def window(start: bool) -> None:
+        process.send_signal(signal.SIGUSR1 if start else signal.SIGUSR2)
+
     try:
         m = measure(servers, groups, slots_for("direct", servers, None, args.tables), args,
-                    args.quota)
-        print(line("1 process, direct, under cProfile", m), flush=True)
+                    args.quota, window=window)
+        print(line("1 process, direct, profiled", m), flush=True)
+        time.sleep(1)  # the profile is written by the server's signal handler
     finally:
         for server in servers:
-            # SIGINT: uvicorn stops, re-raises it, and cProfile writes its file on the way
-            # out (SIGTERM's default action would end the process before it could)
-            server.process.send_signal(signal.SIGINT)  # type: ignore[union-attr]
-            server.process.wait(60)  # type: ignore[union-attr]
             server.stop()
         for group in groups:
             group.remove()
     stats = pstats.Stats(path)
-    stats.sort_stats("tottime").print_stats(30)
-    stats.sort_stats("cumulative").print_stats(40)
+    stats.sort_stats("tottime").print_stats(35)
+    stats.sort_stats("cumulative").print_stats(50)
 
 
 if __name__ == "__main__":
