@@ -19,9 +19,14 @@ from typing import Any
 
 
 def main() -> None:
-    out, flag, module, *rest = sys.argv[1:]
-    if flag != "-m":
-        raise SystemExit("usage: python -m bench.profserve OUT.prof -m MODULE [ARGS...]")
+    usage = "usage: python -m bench.profserve OUT.prof -m MODULE [ARGS...]"
+    argv = sys.argv[1:]
+    if argv[:1] in (["-h"], ["--help"]):
+        print(f"{usage}\n\n{__doc__}")
+        return
+    if len(argv) < 3 or argv[1] != "-m":
+        raise SystemExit(usage)
+    out, _, module, *rest = argv
     profile = cProfile.Profile(time.process_time)
 
     def start(_signum: int, _frame: Any) -> None:
