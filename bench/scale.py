@@ -87,10 +87,14 @@ class Cgroup:
                 (CGROUP_ROOT / "cgroup.procs").write_text(pid)
             except OSError:
                 pass
-        try:
-            self.path.rmdir()
-        except OSError:
-            pass
+        for _ in range(50):  # a process that has just exited may still be listed a moment
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.1)
 
 
 def check_cgroups() -> None:
