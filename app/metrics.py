@@ -20,7 +20,6 @@ import resource
 import time
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from prometheus_client import (
@@ -82,21 +81,41 @@ _SHARED: list[Collector] = [HTTP_REQUESTS, HTTP_SECONDS, WEBSOCKETS_OPEN, WEBSOC
                             COMMAND_SECONDS, LOOP_LAG, BATCH_SIZE]
 
 
-@contextmanager
-def command(game: str, cmd: object) -> Iterator[None]:
-    """Count and time one command of a table's actor (the hook in TableActor._run)."""
-    name = type(cmd).__name__.lower()
-    started = time.perf_counter()
-    outcome = "error"
-    try:
-        yield
-        outcome = "ok"
-    except Exception as exc:
-        outcome = str(getattr(exc, "code", "") or "error")
-        raise
-    finally:
-        COMMAND_SECONDS.labels(name).observe(time.perf_counter() - started)
-        COMMANDS.labels(game, name, outcome).inc()
+class command:  # noqa: N801 - used like the context manager function it replaced
+    """Count and time one command of a table's actor (the hook in TableActor._run):
+    ``with metrics.command(game, cmd): ...``. Runs for every move, so the labelled children
+    are looked up once per (game, command, outcome) and kept, not asked of the registry."""
+
+    __slots__ = ("game", "name", "started")
+
+    def __init__(self, game: str, cmd: object) -> None:
+        self.game = game
+        self.name = type(cmd).__name__.lower()
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 _tb: object) -> None:
+        elapsed = time.perf_counter() - self.started
+        if kind is None:
+            outcome = "ok"
+        elif isinstance(exc, Exception):
+            outcome = str(getattr(exc, "code", "") or "error")
+        else:
+            outcome = "error"
+        key = (self.game, self.name, outcome)
+        children = _COMMAND_CHILDREN.get(key)
+        if children is None:
+            if len(_COMMAND_CHILDREN) > 10_000:  # (error codes are a closed set; a guard)
+                _COMMAND_CHILDREN.clear()
+            children = _COMMAND_CHILDREN[key] = (COMMAND_SECONDS.labels(self.name),
+                                                 COMMANDS.labels(*key))
+        children[0].observe(elapsed)
+        children[1].inc()
+
+
+_COMMAND_CHILDREN: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
 def batch_committed(writer: str, size: int) -> None:

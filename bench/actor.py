@@ -1,6 +1,7 @@
 """The table actor's own cost per action: no sockets, no database.
 
     python -m bench.actor [--games 30] [--game hanabi] [--seats 4]
+                          [--against CHECKOUT [--rounds 3]]
 
 Plays ``--games`` whole games through a ``TableActor`` whose storage is the in-memory
 repository of the actor tests and whose connections write to nothing, so what is left is
@@ -8,15 +9,25 @@ validation, ``apply``, every seat's view, the state messages and their encoding.
 CPU time per action (``time.process_time``). Run it under
 ``valgrind --tool=callgrind`` for an instruction count that other work on the machine does
 not disturb (the figures in bench/README.md are ``Ir`` divided by the actions).
+
+``--against CHECKOUT`` (another checkout of the project, e.g. ``git worktree add /tmp/old
+53edcfa``) measures both in one run: the same bench in each checkout, in turn, ``--rounds``
+times, in fresh processes; prints each round and the best of each (the least disturbed by
+other work on the machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import re
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 from app.games import ENGINES
 from app.tables.actor import TableActor
@@ -77,10 +88,34 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--game", default="hanabi")
     parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="also measure another checkout, in turn with this one")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.against:
+        compare(args)
+        return
     actions, cpu = asyncio.run(play(args.game, args.seats, args.games))
     print(f"{args.game} x{args.seats}: {actions} actions, "
           f"{1e6 * cpu / max(actions, 1):.0f} us of CPU per action (actor, views, encoding)")
+
+
+def compare(args: argparse.Namespace) -> None:
+    here = Path(__file__).resolve().parents[1]
+    checkouts = {"this": here, "other": Path(args.against).resolve()}
+    best: dict[str, float] = {}
+    for r in range(args.rounds):
+        for label, root in checkouts.items():
+            out = subprocess.run(
+                [sys.executable, "-m", "bench.actor", "--games", str(args.games), "--game",
+                 args.game, "--seats", str(args.seats)], cwd=root, capture_output=True,
+                text=True, check=True, env={**os.environ, "PYTHONPATH": str(root)}).stdout
+            us = float(re.search(r"(\d+) us of CPU", out).group(1))  # type: ignore[union-attr]
+            best[label] = min(best.get(label, us), us)
+            print(f"round {r + 1} {label} ({root}): {out.strip()}", flush=True)
+    print(f"best of {args.rounds}: this checkout {best['this']:.0f} us, {args.against} "
+          f"{best['other']:.0f} us of CPU per action ({args.game} x{args.seats}, "
+          f"{args.games} games)")
 
 
 if __name__ == "__main__":

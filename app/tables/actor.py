@@ -26,7 +26,7 @@ from app.db.repository import Repository, StaleOwner, now
 from app.errors import AppError, storage_unavailable
 from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
-from app.tables.connections import Connection, encode
+from app.tables.connections import BroadcastEncoder, Connection
 from app.tables.core import bots, views
 from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Wake
 from app.tables.core.decide import decide
@@ -352,6 +352,7 @@ class TableActor:
             self.on_change(self)
         cache: dict[tuple[int | None, bool], str] = {}  # (seat, a screen)
         shared: dict[str, Any] | None = None
+        encoder = BroadcastEncoder()  # the parts the seats' messages share: encoded once
         for conn in list(self.connections.values()):
             known = table.conns.get(conn.id)
             if conn.id == effect.exclude or conn.dropped or known is None:
@@ -359,7 +360,7 @@ class TableActor:
             key = (known.seat, known.screen)
             if key not in cache:
                 shared = shared or views.shared(table, t, views.summary(table, t))
-                cache[key] = encode(views.state_message(
+                cache[key] = encoder.encode(views.state_message(
                     table, known.seat, t, effect.events, shared_part=shared,
                     screen=known.screen))
             conn.push_text(cache[key])

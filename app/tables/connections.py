@@ -33,6 +33,58 @@ def encode(message: dict[str, Any]) -> str:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def _dumps(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+class BroadcastEncoder:
+    """Encodes the state messages of one broadcast, each part that several messages hold
+    once.
+
+    The seats' messages of one change share objects: the table's summary, clock and
+    turn (the part every seat is told alike), and inside each seat's view whatever the game
+    built once for every seat (Hanabi's log, discard pile and the hands as others see them).
+    Any list or dict met a second time, the same object, at the top of a message or at the
+    top of a dict in it (the view), is spliced in as the JSON already made for it
+    (``orjson.Fragment``): the text is exactly what encoding it again would give. Only the
+    identical object is reused, never an equal-looking one, so a part one seat may not see
+    can never reach another through this (the memo holds the objects, so their ids stay
+    theirs while it lives). Use one encoder per broadcast: nothing is kept across changes.
+    """
+
+    __slots__ = ("_memo",)
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[Any, orjson.Fragment]] = {}
+
+    def _part(self, value: Any) -> Any:
+        hit = self._memo.get(id(value))
+        if hit is None:
+            hit = self._memo[id(value)] = (value, orjson.Fragment(_dumps(value)))
+        return hit[1]
+
+    def encode(self, message: dict[str, Any]) -> str:
+        out = dict(message)
+        table = out.get("table")
+        if type(table) is dict:
+            out["table"] = self._part(table)
+        view = out.get("view")
+        if type(view) is dict:
+            view = out["view"] = dict(view)
+            memo = self._memo
+            for key, value in view.items():
+                if type(value) is list and len(value) > 3:
+                    if id(value) in memo or type(value[0]) is not list:
+                        view[key] = self._part(value)
+                    else:  # a seat's own list of shared lists (Hanabi's hands): those
+                        view[key] = [self._part(item) if type(item) is list else item
+                                     for item in value]
+        return _dumps(out).decode()
+
+
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
                  close: Callable[[int, str], Awaitable[None]], queue_size: int) -> None:

@@ -43,7 +43,8 @@ class PostgresCluster:
             cmd = ["runuser", "-u", self.user, "--", *cmd]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-    def start(self) -> None:
+    def start(self, fsync: bool = False) -> None:
+        """Start the cluster; without ``fsync`` (tests) commits skip the disk flush."""
         self.datadir.parent.mkdir(parents=True, exist_ok=True)
         if self.user:
             shutil.chown(self.datadir.parent, self.user)
@@ -52,7 +53,8 @@ class PostgresCluster:
                   "-U", "postgres", "--no-sync")
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-w", "-l",
                   str(self.datadir / "log.txt"), "-o",
-                  f"-p {self.port} -k {self.datadir} -h 127.0.0.1 -F", "start")
+                  f"-p {self.port} -k {self.datadir} -h 127.0.0.1" + ("" if fsync else " -F"),
+                  "start")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with socket.socket() as s:

@@ -25,8 +25,11 @@ def free_port() -> int:
 
 class LiveServer:
     def __init__(self, database_url: str, data_dir: Path,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None,
+                 python_args: tuple[str, ...] = ()) -> None:
         self.database_url = database_url
+        # before ``-m app.cli``: ("-m", "cProfile", "-o", path) profiles the server (bench)
+        self.python_args = python_args
         self.data_dir = data_dir
         self.port = free_port()
         self.extra_env = env or {}
@@ -51,7 +54,8 @@ class LiveServer:
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         log = self._log
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
+            [sys.executable, *self.python_args, "-m", "app.cli", "serve", "--port",
+             str(self.port)],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

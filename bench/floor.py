@@ -1,0 +1,276 @@
+"""REST against its floor: the server's CPU per call beside a bare FastAPI app's, one run.
+
+    python -m bench.floor [--calls 400] [--concurrency 4] [--seat-tables 1000]
+
+Starts the real server on loopback (SQLite in a temp dir, the lobby's rate limits lifted)
+and, under the same uvicorn with the same options (``app.cli serve``'s), a floor app: FastAPI
+with one JSON read route and one JSON write route (a pydantic body) and nothing else. Each
+kind of call is made ``--calls`` times (``--concurrency`` at once, keep-alive) and the
+server's CPU for them is read from /proc: µs of server CPU per call, and each real call as a
+multiple of the floor (reads against the floor's read, writes against its write). Targets
+(issue 22): reads ≤ 2×, writes ≤ 3×.
+
+Then seats ``--seat-tables`` 4-seat Hanabi tables through REST alone, as a new user's page
+does (four players created, the table created, three joins, started), 16 tables at once, and
+prints the wall time (target: 1,000 tables in ≤ 20 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, Field
+
+from tests.support.server import ROOT, LiveServer, free_port
+
+BENCH_ENV = {"LUDOTECA_TABLES_PER_MINUTE": "0", "LUDOTECA_MAX_HOSTED_TABLES": "100000",
+             "LUDOTECA_TABLES_PER_MINUTE_PER_IP": "0", "LUDOTECA_PLAYERS_PER_MINUTE_PER_IP": "0"}
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Body(BaseModel):
+    """The floor's write body (a name, checked as the real create-a-player checks its)."""
+
+    name: str = Field(min_length=1, max_length=40)
+
+
+def floor_app() -> Any:
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    table = {"id": "t" * 12, "game": "hanabi", "status": "waiting", "version": 1,
+             "seat_count": 4, "options": {"multicolor": "none", "clue_tokens": 8},
+             "seats": [{"seat": s, "player": None} for s in range(4)]}
+
+    @app.get("/floor/read")
+    async def read() -> dict[str, Any]:
+        return table
+
+    @app.post("/floor/write", status_code=201)
+    async def write(body: Body) -> dict[str, Any]:
+        return {"id": "p" * 12, "name": body.name, "token": "x" * 40}
+
+    return app
+
+
+def serve_floor(port: int) -> None:
+    """The floor under the server's own uvicorn options (app/cli.py ``serve``)."""
+    import uvicorn
+
+    from app.idle import FirstRequestTimeout
+
+    uvicorn.run(floor_app(), host="127.0.0.1", port=port, ws="websockets-sansio",
+                ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
+                log_config=None, proxy_headers=True, http=FirstRequestTimeout)
+
+
+class Floor:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.floor", "--serve-floor", str(self.port)], cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/floor/read", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the floor app did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+async def timed(pid: int, calls: int, concurrency: int, make: Any) -> float:
+    """µs of the server's CPU per call of ``make(i)`` (an awaitable giving a response)."""
+    await asyncio.gather(*(make(-1 - i) for i in range(concurrency)))  # warm
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(i: int) -> None:
+        async with sem:
+            r = await make(i)
+            if r.status_code >= 400:
+                raise RuntimeError(f"{r.request.method} {r.request.url}: {r.status_code} "
+                                   f"{r.text[:200]}")
+    await asyncio.sleep(0.2)
+    before = cpu_seconds(pid)
+    await asyncio.gather(*(one(i) for i in range(calls)))
+    await asyncio.sleep(0.3)  # let a group commit or a log line land
+    return 1e6 * (cpu_seconds(pid) - before) / calls
+
+
+async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int) -> None:
+    spid = server.process.pid  # type: ignore[union-attr]
+    fpid = floor.process.pid  # type: ignore[union-attr]
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as c, \
+            httpx.AsyncClient(base_url=floor.url, limits=limits, timeout=60) as f:
+        floor_read = await timed(fpid, calls, concurrency, lambda i: f.get("/floor/read"))
+        floor_write = await timed(fpid, calls, concurrency,
+                                  lambda i: f.post("/floor/write", json={"name": f"n{i}"}))
+        host = (await c.post("/api/players", json={"name": "host"})).json()
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        table = (await c.post("/api/tables", headers=auth, json={
+            "game": "hanabi", "seats": 4, "options": {}})).json()
+        invite = table["invite_url"].rsplit("/", 1)[1]
+        guests: list[dict[str, str]] = []
+
+        async def new_player(i: int) -> httpx.Response:
+            r = await c.post("/api/players", json={"name": f"p{i}"})
+            if i >= 0 and r.status_code < 400:
+                guests.append({"Authorization": f"Bearer {r.json()['token']}"})
+            return r
+
+        async def new_table(i: int) -> httpx.Response:
+            return await c.post("/api/tables", headers=guests[i % len(guests)], json={
+                "game": "hanabi", "seats": 4, "options": {}})
+
+        async def join(i: int) -> httpx.Response:
+            if i < 0:
+                return await c.get("/api/games")
+            return await c.post(f"/api/tables/{table['id']}/join", headers=guests[i],
+                                json={"invite": invite})
+
+        async def leave(i: int) -> httpx.Response:
+            if i < 0:
+                return await c.get("/api/games")
+            return await c.post(f"/api/tables/{table['id']}/leave", headers=guests[i])
+
+        rows = [
+            ("read", "GET /api/games (list games)", await timed(
+                spid, calls, concurrency, lambda i: c.get("/api/games"))),
+            ("read", "GET /api/tables/{id} (one table)", await timed(
+                spid, calls, concurrency, lambda i: c.get(f"/api/tables/{table['id']}",
+                                                          headers=auth))),
+            ("read", "GET /api/tables (list open tables)", await timed(
+                spid, calls, concurrency, lambda i: c.get("/api/tables", headers=auth))),
+            ("read", "GET /api/players/me", await timed(
+                spid, calls, concurrency, lambda i: c.get("/api/players/me", headers=auth))),
+            ("write", "POST /api/players (create a player)", await timed(
+                spid, calls, concurrency, new_player)),
+            ("write", "POST /api/tables (create a table)", await timed(
+                spid, calls, concurrency, new_table)),
+        ]
+        # three guests join the table and leave it again, over and over (it has three free
+        # seats): the CPU of the joins and leaves together, per call
+        rounds = max(1, calls // 6)
+        await asyncio.sleep(0.2)
+        before = cpu_seconds(spid)
+        for r in range(rounds):
+            for i in range(3):
+                (await join(3 * (r % 10) + i)).raise_for_status()
+            for i in range(3):
+                (await leave(3 * (r % 10) + i)).raise_for_status()
+        await asyncio.sleep(0.3)
+        rows.append(("write", "POST /api/tables/{id}/join and /leave",
+                     1e6 * (cpu_seconds(spid) - before) / (6 * rounds)))
+    print(f"floor (bare FastAPI, same uvicorn): read {floor_read:.0f} us, write "
+          f"{floor_write:.0f} us of server CPU per call")
+    for kind, label, us in rows:
+        base = floor_read if kind == "read" else floor_write
+        target = 2 if kind == "read" else 3
+        verdict = "met" if us <= target * base else "not met"
+        print(f"  {label:<40} {us:7.0f} us  {us / base:5.1f}x the floor's {kind} "
+              f"(target <= {target}x: {verdict})")
+
+
+async def seat_tables(server: LiveServer, tables: int, concurrency: int) -> float:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=120) as c:
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(k: int) -> None:
+            async with sem:
+                auth = []
+                for i in range(4):
+                    r = await c.post("/api/players", json={"name": f"s{k}-{i}"})
+                    r.raise_for_status()
+                    auth.append({"Authorization": f"Bearer {r.json()['token']}"})
+                r = await c.post("/api/tables", headers=auth[0], json={
+                    "game": "hanabi", "seats": 4, "options": {}})
+                r.raise_for_status()
+                table = r.json()
+                invite = table["invite_url"].rsplit("/", 1)[1]
+                for h in auth[1:]:
+                    (await c.post(f"/api/tables/{table['id']}/join", headers=h,
+                                  json={"invite": invite})).raise_for_status()
+                (await c.post(f"/api/tables/{table['id']}/start",
+                              headers=auth[0])).raise_for_status()
+        started = time.perf_counter()
+        await asyncio.gather(*(one(k) for k in range(tables)))
+        return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--seat-tables", type=int, default=1000,
+                        help="tables to seat through REST (0: skip)")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="run the real server under cProfile (written to PATH) and print "
+                             "where its CPU went")
+    parser.add_argument("--serve-floor", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_floor:
+        serve_floor(args.serve_floor)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="ludoteca-floor-"))
+    profile = ("-m", "cProfile", "-o", str(Path(args.profile).resolve())) if args.profile \
+        else ()
+    server = LiveServer(f"sqlite+aiosqlite:///{tmp / 'floor.db'}", tmp / "data", env=BENCH_ENV,
+                        python_args=profile)
+    floor = Floor()
+    server.start()
+    floor.start()
+    try:
+        asyncio.run(rest(server, floor, args.calls, args.concurrency))
+        if args.seat_tables:
+            pid = server.process.pid  # type: ignore[union-attr]
+            cpu0 = cpu_seconds(pid)
+            seconds = asyncio.run(seat_tables(server, args.seat_tables, 16))
+            per_table_ms = 1e3 * (cpu_seconds(pid) - cpu0) / args.seat_tables
+            print(f"seated {args.seat_tables} 4-seat tables through REST in {seconds:.1f} s "
+                  f"({args.seat_tables / seconds:.0f} tables/s; server CPU {per_table_ms:.1f}"
+                  f" ms per table, 9 calls; target 1,000 in <= 20 s)")
+    finally:
+        floor.stop()
+        if args.profile:  # SIGINT: cProfile writes its file on the way out (not on SIGTERM)
+            server.process.send_signal(signal.SIGINT)  # type: ignore[union-attr]
+            server.process.wait(60)  # type: ignore[union-attr]
+        server.stop()
+    if args.profile:
+        import pstats
+
+        stats = pstats.Stats(args.profile)
+        stats.sort_stats("tottime").print_stats(30)
+        stats.sort_stats("cumulative").print_stats(40)
+
+
+if __name__ == "__main__":
+    main()

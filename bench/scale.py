@@ -1,0 +1,455 @@
+"""Scale-out under CPU quotas: 1, 2, 3 server processes, each held to a fraction of a core.
+
+    python -m bench.scale [--processes 1 2 3] [--modes direct nginx forwarded floor]
+                          [--quota 0.25] [--tables 30] [--duration 8] [--latency]
+                          [--profile PATH]
+
+Each server process runs in its own cgroup (v1 ``cpu`` controller at /sys/fs/cgroup/cpu,
+root needed) with ``cpu.cfs_quota_us`` = quota x period, so on a 2-core machine three
+processes can be measured as three small machines. PostgreSQL, Redis, nginx and the load
+generators (bench.drive, in their own processes) run outside the quotas. Tables are seated
+with the quota lifted, then measured closed-loop (saturation): delivered actions/s, the
+server CPU per action (all processes, from /proc), and the cgroup's throttled time.
+
+Modes:
+- ``direct``: table k is created through process k mod N (which owns it) and its sockets
+  connect there;
+- ``nginx``: every request and socket goes through Debian's nginx running deploy/nginx.conf,
+  the file docker-compose.yml mounts in its proxy (its upstreams pointed at these processes);
+- ``forwarded``: every socket connects to a process that does not own its table (each message
+  goes through one forwarding hop); printed with its cost per action over ``direct``.
+- ``floor`` (after the one-process runs): bench.wsfloor, the same move's work on bare
+  websockets (parse, apply, every seat's view, the durable append, the sends), under the same
+  quota and generator; prints the platform's overhead over it as a ratio of CPU per action.
+
+``--latency`` then runs one process ``direct`` paced at half of the saturation it measured:
+latency from an action's send to the last seat's new state, p50/p99.
+
+PostgreSQL runs with fsync on (``--no-fsync`` to turn it off); every action is durable before
+any push in every mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.drive import Slot, generator_process
+from tests.support.postgres import PostgresCluster
+from tests.support.redis import RedisServer
+from tests.support.server import LiveServer
+
+CGROUP_ROOT = Path("/sys/fs/cgroup/cpu")
+PERIOD_US = 100_000
+# the lobby's per-player limits would stop one player hosting a slot's spare tables
+BENCH_ENV = {"LUDOTECA_TABLES_PER_MINUTE": "0", "LUDOTECA_MAX_HOSTED_TABLES": "1000",
+             "LUDOTECA_TABLES_PER_MINUTE_PER_IP": "0", "LUDOTECA_PLAYERS_PER_MINUTE_PER_IP": "0"}
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Cgroup:
+    """One cgroup v1 ``cpu`` group holding a process to a share of a core."""
+
+    period_us = PERIOD_US  # the CFS period the share is given over (``--period-ms``)
+
+    def __init__(self, name: str) -> None:
+        self.path = CGROUP_ROOT / name
+        self.path.mkdir(exist_ok=True)
+        (self.path / "cpu.cfs_period_us").write_text(str(Cgroup.period_us))
+
+    def limit(self, cores: float | None) -> None:
+        quota = -1 if cores is None else int(cores * Cgroup.period_us)
+        (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+
+    def add(self, pid: int) -> None:
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def throttled_s(self) -> float:
+        for line in (self.path / "cpu.stat").read_text().splitlines():
+            if line.startswith("throttled_time "):
+                return int(line.split()[1]) / 1e9
+        return 0.0
+
+    def remove(self) -> None:
+        for pid in (self.path / "cgroup.procs").read_text().split():
+            try:
+                (CGROUP_ROOT / "cgroup.procs").write_text(pid)
+            except OSError:
+                pass
+        for _ in range(50):  # a process that has just exited may still be listed a moment
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.1)
+
+
+def check_cgroups() -> None:
+    if not (CGROUP_ROOT / "cgroup.procs").exists():
+        raise SystemExit(f"no cgroup v1 cpu controller at {CGROUP_ROOT}")
+    if not os.access(CGROUP_ROOT, os.W_OK):
+        raise SystemExit(f"{CGROUP_ROOT} is not writable: run as root")
+
+
+class Generators:
+    """``count`` generator processes sharing the slots."""
+
+    def __init__(self, slots: list[Slot], count: int, game: str, seats: int,
+                 per_slot: int) -> None:
+        ctx = mp.get_context("spawn")
+        self.pipes = []
+        self.procs = []
+        for g in range(count):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=generator_process, args=(
+                child, slots[g::count], game, seats, per_slot, 1000 + g), daemon=True)
+            proc.start()
+            self.pipes.append(parent)
+            self.procs.append(proc)
+
+    def ask(self, command: tuple[Any, ...]) -> list[Any]:
+        for pipe in self.pipes:
+            pipe.send(command)
+        return [pipe.recv() for pipe in self.pipes]
+
+    def stop(self) -> None:
+        for pipe in self.pipes:
+            try:
+                pipe.send(("stop",))
+                pipe.recv()
+            except (OSError, EOFError):
+                pass
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100)[int(q * 100) - 1]
+
+
+def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
+            args: argparse.Namespace, quota: float, period: float | None = None,
+            per_slot: int | None = None, window: Any = None) -> dict[str, Any]:
+    """Seat the slots (no quota), then drive them under the quota; the figures."""
+    for group in groups:
+        group.limit(None)
+    gens = Generators(slots, args.generators, args.game, args.seats,
+                      per_slot or args.games_per_slot)
+    try:
+        replies = gens.ask(("seat",))
+        failed = [r[1] for r in replies if r[0] != "seated"]
+        if failed:
+            raise RuntimeError(f"seating failed: {failed[0]}")
+        seated_s = max(r[1] for r in replies)
+        for group in groups:
+            group.limit(quota)
+        time.sleep(0.5)
+        pids = [s.process.pid for s in servers]  # type: ignore[union-attr]
+        for pipe in gens.pipes:
+            pipe.send(("run", args.warmup, args.duration, period))
+        time.sleep(args.warmup)
+        if window is not None:
+            window(True)
+        cpu0 = [cpu_seconds(p) for p in pids]
+        thr0 = [g.throttled_s() for g in groups]
+        t0 = time.perf_counter()
+        time.sleep(args.duration)
+        cpu1 = [cpu_seconds(p) for p in pids]
+        if window is not None:
+            window(False)
+        thr1 = [g.throttled_s() for g in groups]
+        t1 = time.perf_counter()
+        results = [pipe.recv()[1] for pipe in gens.pipes]
+    finally:
+        gens.stop()
+        for group in groups:
+            group.limit(None)
+    delivered = sum(r["delivered"] for r in results)
+    seconds = statistics.mean(r["seconds"] for r in results)
+    latencies = sorted(x for r in results for x in r["latencies"])
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    cpu = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+    return {
+        "rate": delivered / seconds, "delivered": delivered,
+        "cpu_per_action_us": 1e6 * sum(cpu) / max(1, delivered),
+        "cpu_share": [c / (t1 - t0) for c in cpu],
+        "throttled_share": [(b - a) / (t1 - t0) for a, b in zip(thr0, thr1, strict=True)],
+        "p50_ms": 1000 * quantile(latencies, 0.5), "p99_ms": 1000 * quantile(latencies, 0.99),
+        "max_ms": 1000 * latencies[-1] if latencies else float("nan"),
+        "missed": sum(r["missed"] for r in results),
+        "starved": sum(r["starved"] for r in results), "errors": errors,
+        "seated_s": seated_s, "tables": len(slots) * (per_slot or args.games_per_slot),
+    }
+
+
+def slots_for(mode: str, servers: list[LiveServer], proxy: Any, tables: int) -> list[Slot]:
+    n = len(servers)
+    out = []
+    for k in range(tables):
+        owner = servers[k % n]
+        if mode == "direct":
+            out.append(Slot(owner.url, owner.ws_url, k))
+        elif mode == "forwarded":
+            out.append(Slot(owner.url, servers[(k + 1) % n].ws_url, k))
+        else:
+            out.append(Slot(proxy.url, proxy.ws_url, k))
+    return out
+
+
+def line(label: str, m: dict[str, Any], base: float | None = None) -> str:
+    ratio = f" ({m['rate'] / base:.2f}x one process)" if base else ""
+    shares = "/".join(f"{100 * c:.0f}" for c in m["cpu_share"])
+    throttled = "/".join(f"{100 * t:.0f}" for t in m["throttled_share"])
+    extra = ""
+    if m["starved"]:
+        extra += f", {m['starved']} slots ran out of seated games"
+    if m["errors"]:
+        extra += f", errors {m['errors']}"
+    return (f"{label}: {m['rate']:.0f} actions/s{ratio}; server CPU {m['cpu_per_action_us']:.0f}"
+            f" us/action (each process {shares} % of a core, throttled {throttled} % of the "
+            f"time); latency p50 {m['p50_ms']:.1f} p99 {m['p99_ms']:.1f} ms{extra}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--modes", nargs="+", default=["direct", "nginx", "forwarded", "floor"],
+                        choices=["direct", "nginx", "forwarded", "floor"])
+    parser.add_argument("--quota", type=float, default=0.25,
+                        help="share of a core each server process may use")
+    parser.add_argument("--period-ms", type=float, default=PERIOD_US / 1000,
+                        help="the CFS period the quota is given over: a process that has "
+                             "spent its share waits for the next period (100 ms: Linux's "
+                             "default; shorter periods cut those waits from the latency)")
+    parser.add_argument("--tables", type=int, default=30,
+                        help="tables played at once per server process")
+    parser.add_argument("--games-per-slot", type=int, default=4,
+                        help="tables seated per slot before measuring (a finished game's "
+                             "slot moves on to the next)")
+    parser.add_argument("--duration", type=float, default=8)
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--generators", type=int, default=2)
+    parser.add_argument("--game", default="hanabi")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--latency", action="store_true",
+                        help="also one process paced at half its saturation: latency")
+    parser.add_argument("--latency-share", type=float, default=0.5,
+                        help="the share of the saturation rate --latency offers")
+    parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="instead: one process, direct, closed loop, its measured window "
+                             "profiled (CPU time, written to PATH); prints where it goes")
+    args = parser.parse_args()
+    Cgroup.period_us = int(args.period_ms * 1000)
+    check_cgroups()
+
+    tmp = Path(tempfile.mkdtemp(prefix="ludoteca-scale-"))
+    postgres = PostgresCluster.find()
+    redis = RedisServer.find()
+    if postgres is None or redis is None:
+        raise SystemExit("PostgreSQL and redis-server are needed (python3 -m app test "
+                         "installs them)")
+    postgres.start(fsync=not args.no_fsync)
+    redis.start()
+    print(f"quota {args.quota} of a core per server process (CFS period {args.period_ms:g} ms); "
+          f"{args.tables} tables per "
+          f"process played at once ({args.game} x{args.seats}, closed loop), {args.duration:.0f}"
+          f" s measured; PostgreSQL (fsync {'off' if args.no_fsync else 'on'}) + Redis; "
+          f"{args.generators} generator processes; {os.cpu_count()} cores", flush=True)
+    one: dict[str, float] = {}
+    try:
+        if args.profile:
+            profile_run(args, tmp, postgres, redis)
+            return
+        for n in args.processes:
+            run_processes(n, args, tmp, postgres, redis, one)
+            if n == 1 and "floor" in args.modes:
+                floor_run(args, tmp, postgres, one)
+        if args.latency and "direct" in one:
+            latency_run(args, tmp, postgres, redis, one["direct"])
+    finally:
+        redis.stop()
+        postgres.stop()
+
+
+def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServer,
+                  label: str, python_args: tuple[str, ...] = ()
+                  ) -> tuple[list[LiveServer], list[Cgroup]]:
+    url = postgres.new_database(f"scale_{label}_{int(time.time() * 1000) % 10**9}")
+    servers: list[LiveServer] = []
+    groups: list[Cgroup] = []
+    env = {**BENCH_ENV, "LUDOTECA_REDIS_URL": redis.url}
+    for i in range(n):
+        server = LiveServer(url, tmp / f"{label}-data{i}", env=env, python_args=python_args)
+        server.start()
+        servers.append(server)
+        group = Cgroup(f"ludoteca-bench-{os.getpid()}-{label}-{i}")
+        group.add(server.process.pid)  # type: ignore[union-attr]
+        groups.append(group)
+    return servers, groups
+
+
+def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+                  redis: RedisServer, one: dict[str, float]) -> None:
+    from tests.support.nginx import Nginx, compose_nginx_conf
+
+    servers, groups = start_servers(n, tmp, postgres, redis, f"n{n}")
+    proxy = None
+    try:
+        if "nginx" in args.modes:
+            conf = compose_nginx_conf()
+            upstreams = "\n".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=5s;"
+                                  for s in servers)
+            lines = [ln for ln in conf.splitlines() if "server app-" not in ln]
+            at = next(i for i, ln in enumerate(lines) if "hash $table_key" in ln)
+            lines.insert(at + 1, upstreams)
+            proxy = Nginx("\n".join(lines) + "\n", tmp / f"nginx-{n}")
+            proxy.start()
+        for mode in args.modes:
+            if mode == "forwarded" and n < 2 or mode == "floor":
+                continue
+            slots = slots_for(mode, servers, proxy, args.tables * n)
+            m = measure(servers, groups, slots, args, args.quota)
+            base = one.get(mode) if n > 1 else None
+            if n == 1:
+                one[mode] = m["rate"]
+            if mode == "forwarded":
+                base = one.get("direct")
+            label = f"{n} process{'es' if n > 1 else ''}, {mode}"
+            print(line(label, m, base), flush=True)
+            if mode == "forwarded" and "direct" in args.modes:
+                direct = one.get(f"direct{n}")
+                if direct:
+                    print(f"  forwarding cost: {m['cpu_per_action_us'] - direct:.0f} us of "
+                          f"server CPU per action over direct", flush=True)
+            if mode == "direct":
+                one[f"direct{n}"] = m["cpu_per_action_us"]
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for server in servers:
+            server.stop()
+        for group in groups:
+            group.remove()
+
+
+class FloorServer:
+    """bench.wsfloor in a subprocess: the same move's work on bare websockets."""
+
+    def __init__(self, database_url: str) -> None:
+        from tests.support.server import free_port
+
+        self.port = free_port()
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.wsfloor", "--port", str(self.port), "--database-url",
+             database_url.replace("+asyncpg", "")], stdout=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[1])
+        assert self.process.stdout is not None
+        if self.process.stdout.readline().strip() != b"ready":
+            raise RuntimeError("bench.wsfloor did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def floor_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+              one: dict[str, float]) -> None:
+    """The floor under the same quota and generator: the platform's overhead as a ratio."""
+    url = postgres.new_database(f"scale_floor_{int(time.time() * 1000) % 10**9}")
+    floor = FloorServer(url)
+    group = Cgroup(f"ludoteca-bench-{os.getpid()}-floor")
+    group.add(floor.process.pid)
+    try:
+        slots = [Slot("", floor.ws_url, k, floor=True) for k in range(args.tables)]
+        m = measure([floor], [group], slots, args, args.quota)  # type: ignore[list-item]
+        print(line("floor (bare websockets: parse, apply, views, durable append, sends)", m),
+              flush=True)
+        direct = one.get("direct1")
+        if direct:
+            print(f"  platform overhead: {direct / m['cpu_per_action_us']:.2f}x the floor's "
+                  f"server CPU per action ({direct:.0f} against {m['cpu_per_action_us']:.0f}"
+                  f" us); delivered {one['direct'] / m['rate']:.2f}x the floor's rate",
+                  flush=True)
+    finally:
+        floor.stop()
+        group.remove()
+
+
+def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+                redis: RedisServer, saturated: float) -> None:
+    servers, groups = start_servers(1, tmp, postgres, redis, "lat")
+    try:
+        target = saturated * args.latency_share
+        slots = slots_for("direct", servers, None, args.tables)
+        period = len(slots) / target
+        m = measure(servers, groups, slots, args, args.quota, period=period)
+        print(f"latency at {args.latency_share:g} of saturation ({target:.0f} actions/s "
+              f"offered, one process, quota {args.quota}): delivered {m['rate']:.0f}/s, "
+              f"p50 {m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, max {m['max_ms']:.1f} ms, "
+              f"missed slots {m['missed']}, server CPU {m['cpu_per_action_us']:.0f} us/action",
+              flush=True)
+    finally:
+        for server in servers:
+            server.stop()
+        for group in groups:
+            group.remove()
+
+
+def profile_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
+                redis: RedisServer) -> None:
+    """One process, direct, closed loop, profiled during the measured window only (CPU
+    time: bench.profserve): the functions its CPU goes to."""
+    import pstats
+
+    path = str(Path(args.profile).resolve())
+    servers, groups = start_servers(1, tmp, postgres, redis, "prof",
+                                    ("-m", "bench.profserve", path))
+    process = servers[0].process
+    assert process is not None
+
+    def window(start: bool) -> None:
+        process.send_signal(signal.SIGUSR1 if start else signal.SIGUSR2)
+
+    try:
+        m = measure(servers, groups, slots_for("direct", servers, None, args.tables), args,
+                    args.quota, window=window)
+        print(line("1 process, direct, profiled", m), flush=True)
+        time.sleep(1)  # the profile is written by the server's signal handler
+    finally:
+        for server in servers:
+            server.stop()
+        for group in groups:
+            group.remove()
+    stats = pstats.Stats(path)
+    stats.sort_stats("tottime").print_stats(35)
+    stats.sort_stats("cumulative").print_stats(50)
+
+
+if __name__ == "__main__":
+    main()

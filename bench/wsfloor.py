@@ -1,0 +1,158 @@
+"""The floor of a move: the same work as the server's, on bare ``websockets``, no platform.
+
+    python -m bench.wsfloor --port PORT --database-url postgresql://...
+
+bench.scale starts it (``--modes floor``) beside the real server, under the same CPU quota,
+driven by the same generator, to print the platform's overhead as a ratio. Per action it
+does what a move must: parse the JSON, check it is the acting seat's and of the current
+version, the engine's ``apply`` (which checks the action's shape and rules), the durable
+append (asyncpg, many tables' actions per transaction, awaited before any push), and each
+seat its own view, legal actions and events, encoded and sent. It has no players, tokens,
+lobby, clocks, presence, votes, chat, metrics, leases, nor any of FastAPI/starlette/uvicorn:
+a socket ``/t/<table>/<seat>`` is a seat, and a table starts when its seats are connected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+import asyncpg
+import orjson
+from websockets.asyncio.server import ServerConnection, serve
+
+from app.games import ENGINES
+from app.games.base import IllegalAction, event_for
+
+
+class Writer:
+    """Group commit: every action queued while a transaction runs goes in the next one."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+        self.pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self.wake = asyncio.Event()
+
+    async def append(self, row: tuple[Any, ...]) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((row, done))
+        self.wake.set()
+        await done
+
+    async def run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.pending = self.pending, []
+            if not batch:
+                continue
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.executemany(
+                    "INSERT INTO floor_actions (table_id, version, seat, action) "
+                    "VALUES ($1, $2, $3, $4)", [row for row, _ in batch])
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+
+
+class Table:
+    def __init__(self, table_id: str, game: str, seats: int) -> None:
+        self.id = table_id
+        self.engine = ENGINES[game]
+        self.seats = seats
+        self.sockets: dict[int, ServerConnection] = {}
+        self.state: Any = None
+        self.version = 0
+        self.finished = False
+        self.lock = asyncio.Lock()
+
+    def message(self, seat: int, events: list[Any]) -> bytes:
+        engine, state = self.engine, self.state
+        return orjson.dumps({
+            "type": "state", "version": self.version,
+            "status": "finished" if self.finished else "playing", "seat": seat,
+            "to_act": sorted(engine.to_act(state)), "view": engine.view(state, seat),
+            "legal_actions": [] if self.finished else engine.legal_actions(state, seat),
+            "events": event_for(events, seat) if events else []},
+            option=orjson.OPT_NON_STR_KEYS)
+
+    async def push(self, events: list[Any]) -> None:
+        for seat, ws in list(self.sockets.items()):
+            try:
+                await ws.send(self.message(seat, events).decode())
+            except Exception:  # noqa: BLE001 - a gone socket does not stop the others
+                self.sockets.pop(seat, None)
+
+
+class Floor:
+    def __init__(self, writer: Writer, game: str, seats: int) -> None:
+        self.writer = writer
+        self.game = game
+        self.seats = seats
+        self.tables: dict[str, Table] = {}
+
+    async def handler(self, ws: ServerConnection) -> None:
+        _, _, table_id, seat_text = ws.request.path.split("/")  # type: ignore[union-attr]
+        seat = int(seat_text)
+        table = self.tables.setdefault(table_id, Table(table_id, self.game, self.seats))
+        table.sockets[seat] = ws
+        if table.state is None and len(table.sockets) == table.seats:
+            table.state = table.engine.setup(table.seats, {o.name: o.default for o in
+                                                           table.engine.options}, 1)
+            table.version = 1
+            await table.push([])
+        async for raw in ws:
+            await self.act(table, seat, raw)
+
+    async def act(self, table: Table, seat: int, raw: str | bytes) -> None:
+        async with table.lock:
+            engine = table.engine
+            try:
+                message = orjson.loads(raw)
+                action = message["action"]
+                if table.finished or message.get("version") != table.version \
+                        or seat not in engine.to_act(table.state):
+                    raise IllegalAction("stale_version", "not now")
+                state, events = engine.apply(table.state, seat, action)
+            except (IllegalAction, KeyError, TypeError, ValueError) as exc:
+                code = getattr(exc, "code", "bad_message")
+                await table.sockets[seat].send(orjson.dumps(
+                    {"type": "error", "code": code}).decode())
+                return
+            await self.writer.append((table.id, table.version + 1, seat,
+                                      orjson.dumps(action).decode()))
+            table.state, table.version = state, table.version + 1
+            table.finished = engine.outcome(state) is not None
+            await table.push(events)
+
+
+async def main_async(port: int, database_url: str, game: str, seats: int) -> None:
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
+    async with pool.acquire() as conn:
+        await conn.execute("CREATE TABLE IF NOT EXISTS floor_actions (table_id text, "
+                           "version int, seat int, action jsonb, "
+                           "PRIMARY KEY (table_id, version))")
+    writer = Writer(pool)
+    writer_task = asyncio.create_task(writer.run())
+    floor = Floor(writer, game, seats)
+    async with serve(floor.handler, "127.0.0.1", port, compression=None,
+                     max_size=1 << 20):
+        print("ready", flush=True)
+        await asyncio.Future()
+    writer_task.cancel()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--database-url", required=True,
+                        help="postgresql://... (asyncpg's form, no +driver)")
+    parser.add_argument("--game", default="hanabi")
+    parser.add_argument("--seats", type=int, default=4)
+    args = parser.parse_args()
+    asyncio.run(main_async(args.port, args.database_url, args.game, args.seats))
+
+
+if __name__ == "__main__":
+    main()
