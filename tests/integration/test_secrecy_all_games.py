@@ -30,7 +30,7 @@ from tests.support.client import ApiClient, SeatClient, play_to_end, seat_player
 
 SUMMARY_KEYS = {"id", "game", "status", "version", "seat_count", "options", "private", "host",
                 "seats", "created_at", "outcome", "url", "invite_url", "watch_url",
-                "spectators", "rematch_of"}
+                "spectators", "rematch_of", "branch_of"}
 
 
 def _json(value: Any) -> Any:
