@@ -303,8 +303,9 @@ let hotSeatRestored = false;
 function restoreHotSeat() {
   if (hotSeatRestored || !isBranch || !last) return;
   hotSeatRestored = true;
-  const saved = Number(savedHotSeat());
-  if (savedHotSeat() === null || !Number.isInteger(saved) || saved === last.seat) return;
+  const stored = savedHotSeat();
+  const saved = Number(stored);
+  if (stored === null || !Number.isInteger(saved) || saved === last.seat) return;
   const mine = last.table.seats.some((s) => s.seat === saved && s.player && s.player.id === me);
   if (mine && last.seat !== null) switchSeat(saved);
 }
