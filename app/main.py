@@ -60,7 +60,9 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         if run_migrations:
             await asyncio.to_thread(migrate, url)
         engine = make_engine(url)
-        repo = Repository(make_sessionmaker(engine))
+        # one process alone writes the players: their bearer tokens can be remembered here
+        # (app/db/repository.py Identities); a cluster reads them from the database each time
+        repo = Repository(make_sessionmaker(engine), cache_identities=not settings.redis_url)
         cluster = None
         if settings.redis_url:  # several processes share the tables (docs/operations.md)
             cluster = Cluster(settings.redis_url,
