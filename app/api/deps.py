@@ -134,8 +134,18 @@ async def required_player(
     return player
 
 
-RegistryDep = Annotated[Registry, Depends(get_registry)]
-RepoDep = Annotated[Repository, Depends(get_repo)]
+async def _registry(conn: HTTPConnection) -> Registry:
+    return conn.app.state.registry
+
+
+async def _repo(conn: HTTPConnection) -> Repository:
+    return conn.app.state.repo
+
+
+# as dependencies, async functions: FastAPI runs a plain function dependency in a worker
+# thread (a thread hop on every request for a dictionary look-up)
+RegistryDep = Annotated[Registry, Depends(_registry)]
+RepoDep = Annotated[Repository, Depends(_repo)]
 MaybePlayer = Annotated[Player | None, Depends(optional_player)]
 CurrentPlayer = Annotated[Player, Depends(required_player)]
 

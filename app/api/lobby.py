@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
 from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, requested_seed
 from app.api.limits import get_limits
@@ -48,10 +49,15 @@ def abandoned(summary: dict[str, Any]) -> bool:
         not s["connected"] and (s.get("away_for", grace) or 0) >= grace for s in humans)
 
 
-@router.get("/games")
-async def games() -> list[dict[str, Any]]:
+@router.get("/games", response_model=list[dict[str, Any]])
+async def games(request: Request) -> Response:
     """Every game this server hosts, with player counts and options (types, defaults, values)."""
-    return [engine.catalogue_entry() for engine in ENGINES.values()]  # type: ignore[attr-defined]
+    # the same for every call while the server runs: encoded once (per application)
+    body = getattr(request.app.state, "games_catalogue", None)
+    if body is None:
+        entries = [engine.catalogue_entry() for engine in ENGINES.values()]  # type: ignore[attr-defined]
+        body = request.app.state.games_catalogue = JSONResponse(entries).body
+    return Response(body, media_type="application/json")
 
 
 @router.post("/tables", status_code=201, response_model=TableOut,
