@@ -157,9 +157,18 @@ class MetricsMiddleware:
             route = scope.get("route")
             # a request routed nowhere (404), or forwarded to the table's owner untouched
             template = getattr(route, "path", None) or "other"
-            method = scope.get("method", "")
-            HTTP_SECONDS.labels(method, template).observe(time.perf_counter() - started)
-            HTTP_REQUESTS.labels(method, template, str(status)).inc()
+            key = (scope.get("method", ""), template, status)
+            children = _HTTP_CHILDREN.get(key)
+            if children is None:  # looked up once per (method, route, status), then kept
+                if len(_HTTP_CHILDREN) > 10_000:  # (routes and statuses are few; a guard)
+                    _HTTP_CHILDREN.clear()
+                children = _HTTP_CHILDREN[key] = (HTTP_SECONDS.labels(*key[:2]),
+                                                  HTTP_REQUESTS.labels(*key[:2], str(status)))
+            children[0].observe(time.perf_counter() - started)
+            children[1].inc()
+
+
+_HTTP_CHILDREN: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
 
 class StateCollector(Collector):

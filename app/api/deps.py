@@ -27,6 +27,20 @@ from app.tables.registry import Registry
 COOKIE = IDENTITY_COOKIE
 
 
+_SECRET: list[tuple[Settings, str]] = []
+
+
+def secret_key(settings: Settings | None = None) -> str:
+    """The server's secret key, read once per settings (a generated key is read from its file
+    in the data directory: a file system call per signed link or cookie otherwise)."""
+    settings = settings or get_settings()
+    if _SECRET and _SECRET[0][0] is settings:
+        return _SECRET[0][1]
+    key = settings.resolved_secret_key()
+    _SECRET[:] = [(settings, key)]
+    return key
+
+
 def sign(token: str, key: str) -> str:
     mac = hmac.new(key.encode(), token.encode(), hashlib.sha256).hexdigest()[:32]
     return f"{token}.{mac}"
@@ -49,7 +63,7 @@ def watch_key(table_id: str, invite_token: str) -> str:
     """The key of a table's spectator link (``/watch/<id>/<key>``): lets anyone holding it
     watch a private table, never sit at it. Derived from the invite token with the server's
     secret, so it needs no storage and cannot be turned back into the invite."""
-    key = get_settings().resolved_secret_key()
+    key = secret_key()
     message = f"watch:{table_id}:{invite_token}".encode()
     return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
 
@@ -62,7 +76,7 @@ def screen_key(table_id: str, invite_token: str) -> str:
     """The key of a table's screen link (``/screen/<id>/<key>``): the table screen for a TV,
     which shows the invite as a QR code, so the key is worth the invite (the host hands it
     out). Derived like ``watch_key``, with its own label: neither key gives the other."""
-    key = get_settings().resolved_secret_key()
+    key = secret_key()
     message = f"screen:{table_id}:{invite_token}".encode()
     return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
 
@@ -93,7 +107,7 @@ def token_from(conn: HTTPConnection, settings: Settings) -> tuple[str | None, bo
         return header[7:].strip(), False
     cookie = conn.cookies.get(COOKIE)
     if cookie:
-        return unsign(cookie, settings.resolved_secret_key()), True
+        return unsign(cookie, secret_key(settings)), True
     return None, False
 
 

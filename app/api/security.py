@@ -17,7 +17,6 @@ import logging
 import re
 from urllib.parse import urlsplit
 
-from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -60,6 +59,11 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+
+
+# the same, as the raw (name, value) pairs of an ASGI response
+_HEADER_PAIRS = [(name.lower().encode("latin-1"), value.encode("latin-1"))
+                 for name, value in HEADERS.items()]
 
 
 def is_https(conn: HTTPConnection) -> bool:
@@ -122,10 +126,10 @@ class SecurityMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    if name not in headers:
-                        headers[name] = value
+                headers = list(message.get("headers") or ())
+                present = {name.lower() for name, _ in headers}
+                headers.extend(pair for pair in _HEADER_PAIRS if pair[0] not in present)
+                message["headers"] = headers
             await send(message)
 
         if scope["method"] not in SAFE_METHODS:
@@ -156,7 +160,10 @@ class RedactSecrets(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(self.PATTERN.sub(r"\1…", a) if isinstance(a, str) else a
+            # every secret the pattern cuts follows a "/" or an "=": an argument with
+            # neither (the client's address, the method, the HTTP version) is left as it is
+            record.args = tuple(self.PATTERN.sub(r"\1…", a)
+                                if isinstance(a, str) and ("/" in a or "=" in a) else a
                                 for a in record.args)
         return True
 

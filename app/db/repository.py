@@ -20,6 +20,7 @@ from sqlalchemy.orm import selectinload
 
 from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
+from app.db.player_writer import PlayerWriter
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -105,10 +106,13 @@ class Repository:
         self.writer = GroupWriter(sessions.kw["bind"])
         # chat lines too, in their own batches (app/db/chat_writer.py)
         self.chat_writer = ChatWriter(sessions.kw["bind"])
+        # and new players (app/db/player_writer.py)
+        self.player_writer = PlayerWriter(sessions.kw["bind"])
 
     async def close(self) -> None:
         await self.writer.close()
         await self.chat_writer.close()
+        await self.player_writer.close()
 
     # ------------------------------------------------------------------ players
 
@@ -116,8 +120,8 @@ class Repository:
         player = Player(id=player_id, name=name, token_hash=hash_token(token), created_at=now(),
                         bot=False)
         generation = self.identities.generation if self.identities is not None else 0
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(Player).values(_values(player)))
+        # stored with the other players created meanwhile (one commit for all of them)
+        await self.player_writer.append(_values(player))
         if self.identities is not None:
             self.identities.put(player.token_hash, player, generation)
         return player
