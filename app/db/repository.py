@@ -21,6 +21,7 @@ from sqlalchemy.orm import selectinload
 from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
 from app.db.player_writer import PlayerWriter
+from app.db.table_writer import TableWriter
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -108,11 +109,14 @@ class Repository:
         self.chat_writer = ChatWriter(sessions.kw["bind"])
         # and new players (app/db/player_writer.py)
         self.player_writer = PlayerWriter(sessions.kw["bind"])
+        # and tables' rows, seats and status (app/db/table_writer.py)
+        self.table_writer = TableWriter(sessions.kw["bind"])
 
     async def close(self) -> None:
         await self.writer.close()
         await self.chat_writer.close()
         await self.player_writer.close()
+        await self.table_writer.close()
 
     # ------------------------------------------------------------------ players
 
@@ -208,27 +212,36 @@ class Repository:
 
     # ------------------------------------------------------------------ tables
 
+    # a table's row, seats and status: in the table writer's shared transactions
+    # (app/db/table_writer.py); each call returns once its write is committed
+
     async def create_table(self, table: GameTable, host_seat: int) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(GameTable).values(_values(table)))
+        values = _values(table)
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(insert(GameTable).values(values))
             await conn.execute(insert(TableSeat).values(table_id=table.id, seat=host_seat,
                                                         player_id=table.host_id))
+        await self.table_writer.write(write)
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
                          version: int, epoch: int | None = None) -> None:
-        async with self.engine.begin() as conn:
+        rows = [{"table_id": table_id, "seat": seat, "player_id": player_id}
+                for seat, player_id in enumerate(seats) if player_id is not None]
+
+        async def write(conn: AsyncConnection) -> None:
             await _fenced_update(conn, table_id, epoch, host_id=host_id, version=version)
             await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
-            rows = [{"table_id": table_id, "seat": seat, "player_id": player_id}
-                    for seat, player_id in enumerate(seats) if player_id is not None]
             if rows:
                 await conn.execute(insert(TableSeat), rows)
+        await self.table_writer.write(write)
 
     async def set_status(self, table_id: str, status: str, version: int,
                          epoch: int | None = None, **fields: Any) -> None:
-        async with self.engine.begin() as conn:
+        async def write(conn: AsyncConnection) -> None:
             await _fenced_update(conn, table_id, epoch, status=status, version=version,
                                  **fields)
+        await self.table_writer.write(write)
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                             source: str, finished_outcome: dict[str, Any] | None,
