@@ -23,6 +23,27 @@ def test_create_player_returns_a_token(base: str) -> None:
     assert me.json() == {"id": body["id"], "name": "Ana María", "bot": False}
 
 
+def test_a_rename_is_what_the_next_call_sees(base: str) -> None:
+    # the server remembers bearer tokens: a new name must still be seen at once, by every
+    # call that names the player (me, a table they join)
+    body = httpx.post(f"{base}/api/players", json={"name": "Ana"}).json()
+    auth = {"Authorization": f"Bearer {body['token']}"}
+    assert httpx.get(f"{base}/api/players/me", headers=auth).json()["name"] == "Ana"
+    assert httpx.patch(f"{base}/api/players/me", headers=auth,
+                       json={"name": "Bea"}).status_code == 200
+    assert httpx.get(f"{base}/api/players/me", headers=auth).json()["name"] == "Bea"
+    host = ApiClient(base, "Host")
+    table = host.create_table("hanabi", 2)
+    joined = httpx.post(f"{base}/api/tables/{table['id']}/join", headers=auth, json={})
+    assert joined.status_code == 200
+    names = [s["player"]["name"] for s in joined.json()["table"]["seats"] if s["player"]]
+    assert names == ["Host", "Bea"]
+    # a token nobody holds stays refused, however often it is tried
+    for _ in range(2):
+        bad = httpx.get(f"{base}/api/players/me", headers={"Authorization": "Bearer nope"})
+        assert bad.status_code == 401 and bad.json()["code"] == "bad_token"
+
+
 @pytest.mark.parametrize("payload", [{}, {"name": ""}, {"name": "x" * 33}, {"name": "a\x00b"},
                                      {"name": "ok", "extra": 1}, [1, 2]])
 def test_bad_player_bodies_are_rejected(base: str, payload) -> None:

@@ -156,3 +156,19 @@ async def test_requests_for_a_table_of_a_dead_owner_wait_for_the_takeover(pair) 
     joined = httpx.post(f"{b.url}/api/tables/{table['id']}/join", json={},
                         headers=ApiClient(b.url, "Late").headers, timeout=10)
     assert joined.status_code == 200, joined.text
+
+
+def test_a_name_changed_through_one_process_is_seen_at_once_by_the_other(pair) -> None:
+    # the bearer-token cache is one process's: in a cluster, a rename made on B must be what
+    # A answers with on the very next call (no cache serves the old name)
+    a, b = pair
+    created = httpx.post(f"{a.url}/api/players", json={"name": "Ana"}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    for _ in range(3):  # looked up more than once on A
+        assert httpx.get(f"{a.url}/api/players/me", headers=auth, timeout=10).json()["name"] \
+            == "Ana"
+    renamed = httpx.patch(f"{b.url}/api/players/me", headers=auth, json={"name": "Bea"},
+                          timeout=10)
+    assert renamed.status_code == 200
+    assert httpx.get(f"{a.url}/api/players/me", headers=auth, timeout=10).json()["name"] \
+        == "Bea"

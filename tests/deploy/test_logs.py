@@ -63,6 +63,7 @@ def test_access_lines_are_structured_and_redacted() -> None:
     ("/ws/tables/T9?watch=W4tch", "W4tch"),
     ("/api/tables?token=T0ken", "T0ken"),
     ("Authorization: Bearer abc.def-ghi", "abc.def-ghi"),
+    ("authorization: bEaReR M1xedCase", "M1xedCase"),
     ("postgresql+asyncpg://ludoteca:pa55w0rd@db:5432/ludoteca", "pa55w0rd"),
     ("redis://:r3dispass@redis:6379/0", "r3dispass"),
 ])
