@@ -30,13 +30,14 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
     its players, or for anyone when the table is public."""
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
+    base = absolute(request, "")  # once: the request's base URL is rebuilt at every ask
     invite = watch = None
     if seated or not summary["private"]:
-        invite = absolute(request, f"/join/{invite_token}")
+        invite = f"{base}/join/{invite_token}"
         key = watch_key(summary["id"], invite_token)
-        watch = absolute(request, f"/watch/{summary['id']}/{key}")
-    return TableOut(**summary, url=absolute(request, f"/tables/{summary['id']}"),
-                    invite_url=invite, watch_url=watch)
+        watch = f"{base}/watch/{summary['id']}/{key}"
+    return TableOut(**summary, url=f"{base}/tables/{summary['id']}", invite_url=invite,
+                    watch_url=watch)
 
 
 def _iso(value: datetime | None) -> str | None:
