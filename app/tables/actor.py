@@ -14,7 +14,9 @@ or a bot's command is tried again a little later (never in a loop).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -28,7 +30,7 @@ from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
 from app.tables.connections import BroadcastEncoder, Connection
 from app.tables.core import bots, views
-from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Wake
+from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Housekeep, Wake
 from app.tables.core.decide import decide
 from app.tables.core.effects import (
     AppendAction,
@@ -158,6 +160,20 @@ class TableActor:
             else:
                 conn.finish()
         self.connections.clear()
+
+    async def drain(self) -> None:
+        """Hand the table over (app/tables/registry.py ``give``): refuse new commands from
+        now on (``table_moving``: the caller retries and reaches the new owner), let every
+        command already queued finish, each accepted action durable, then stop."""
+        self.moved = True
+        if self._task is not None and not self._task.done():
+            barrier = _Envelope(Housekeep(math.inf, math.inf),
+                                asyncio.get_running_loop().create_future())
+            self._queue.put_nowait(barrier)  # answered once everything before it is done
+            assert barrier.reply is not None
+            with contextlib.suppress(Exception):
+                await barrier.reply
+        await self.stop(moved=True)
 
     async def submit(self, command: Any) -> Any:
         """Enqueue a command and wait for the actor's answer (or its AppError)."""
