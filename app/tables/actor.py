@@ -95,6 +95,7 @@ class TableActor:
         self.on_change: Callable[[TableActor], None] | None = None
         self.on_stale: Callable[[TableActor], None] | None = None
         self.moved = False
+        self._last_chat: asyncio.Future[None] | None = None  # the newest line queued to store
 
     # ------------------------------------------------------------------ reading the table
 
@@ -164,7 +165,8 @@ class TableActor:
     async def drain(self) -> None:
         """Hand the table over (app/tables/registry.py ``give``): refuse new commands from
         now on (``table_moving``: the caller retries and reaches the new owner), let every
-        command already queued finish, each accepted action durable, then stop."""
+        command already queued finish, each accepted action durable (and its chat lines
+        stored, so the next owner numbers its own after them), then stop."""
         self.moved = True
         if self._task is not None and not self._task.done():
             barrier = _Envelope(Housekeep(math.inf, math.inf),
@@ -173,6 +175,9 @@ class TableActor:
             assert barrier.reply is not None
             with contextlib.suppress(Exception):
                 await barrier.reply
+        if self._last_chat is not None:  # chat lines are stored in order: the last one, too
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._last_chat), 5)
         await self.stop(moved=True)
 
     async def submit(self, command: Any) -> Any:
@@ -410,6 +415,7 @@ class TableActor:
         self._chat_seq += 1
         at = now()
         stored = self.repo.queue_chat_line(self.table.id, self._chat_seq, at=at, **line)
+        self._last_chat = stored
         if wait:
             try:
                 await stored

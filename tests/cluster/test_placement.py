@@ -192,6 +192,20 @@ async def test_joins_accepted_during_a_hand_over_are_all_kept(pair) -> None:
     assert sorted(s["player"]["name"] for s in served["seats"]) == \
         ["G0", "G1", "G2", "G3", "Host"]
     assert sorted(r.json()["seat"] for r in answers[1:]) == [1, 2, 3, 4]
+    # their chat lines were stored before the move, and B numbers its own after them
+    async with SeatClient(b.ws_url, table["id"], host.token) as client:
+        joined: list[dict[str, Any]] = []
+        while len(joined) < 4:
+            message = await client.recv()
+            if message["type"] == "chat" and message["code"] == "joined":
+                joined.append(message)
+        assert sorted(m["params"]["name"] for m in joined) == ["G0", "G1", "G2", "G3"]
+        await client.send({"type": "chat", "text": "hola"})
+        while True:
+            message = await client.recv()
+            if message["type"] == "chat" and message["kind"] == "player":
+                break
+        assert message["id"] > max(m["id"] for m in joined)
 
 
 async def test_bots_playing_through_the_hand_over_lose_no_move(pair) -> None:
