@@ -269,13 +269,18 @@ class Registry:
         did not arrive by a hand-over a moment ago): its actor drains (every command already
         queued finishes, every accepted action durable; new ones are refused with
         ``table_moving`` and retried by their callers), stops, and its lease goes straight
-        to ``to_node`` (nobody can claim it in between). Answers "given", or why not."""
+        to ``to_node`` (nobody can claim it in between). A rematch stays while the finished
+        table it follows is here. Answers "given", or why not."""
         assert self.cluster is not None
         actor = self.actors.get(table_id)
         if actor is None or not self.cluster.may_write(table_id) or table_id in self._moving:
             return "not_owner"
         if actor.connections:
             return "busy"
+        if actor.table.setup.rematch_of in self.actors:
+            # the finished table's rematch calls, served here, join its players to this
+            # very actor (app/api/life.py): the rematch stays with it
+            return "rematch"
         if time.monotonic() - self._arrived.get(table_id, -math.inf) < self.SETTLE_SECONDS:
             return "settling"
         done = asyncio.Event()

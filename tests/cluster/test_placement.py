@@ -240,3 +240,27 @@ async def test_bots_playing_through_the_hand_over_lose_no_move(pair) -> None:
     stored = [x["seq"] for x in record["actions"]]
     assert stored == list(range(stored[0], final["version"] + 1))  # no gap, no double
     assert record["outcome"] is not None
+
+
+async def test_a_rematch_stays_with_the_finished_table_its_players_rematch_from(pair) -> None:
+    """The rematch calls go to the finished table's process, which joins each player to the
+    new table's actor there: asked for the new table meanwhile, that process keeps it (and
+    the other process forwards), so the second player joins the same rematch."""
+    a, b = pair
+    ana, ben = ApiClient(a.url, "Ana"), ApiClient(a.url, "Ben")
+    table = ana.create_table("hanabi", 2)
+    invite = table["invite_url"].rsplit("/", 1)[1]
+    assert ben.join(table["id"], invite=invite).status_code == 200
+    assert ana.start(table["id"]).status_code == 200
+    assert ana.request("POST", f"/api/tables/{table['id']}/resign").status_code == 200
+    first = ana.request("POST", f"/api/tables/{table['id']}/rematch")
+    assert first.status_code == 200, first.text
+    new_id = first.json()["table"]["id"]
+    seen = httpx.get(f"{b.url}/api/tables/{new_id}", timeout=10)  # B asks A for it: kept
+    assert seen.status_code == 200, seen.text
+    assert owners(pair, new_id) == [0]
+    second = ben.request("POST", f"/api/tables/{table['id']}/rematch")
+    assert second.status_code == 200, second.text
+    assert second.json()["table"]["id"] == new_id
+    names = [s["player"]["name"] for s in second.json()["table"]["seats"]]
+    assert sorted(names) == ["Ana", "Ben"]
