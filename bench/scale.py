@@ -156,6 +156,12 @@ def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q * 100) - 1]
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(idle, total) CPU ticks of the whole machine so far (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields[:8])
+
+
 def cluster_counts(servers: list[LiveServer]) -> dict[str, int]:
     """The routers' counters summed over the processes (/metrics.json): requests, sockets
     and client frames forwarded to another owner, tables handed over."""
@@ -200,10 +206,12 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         if window is not None:
             window(True)
         cpu0 = [cpu_seconds(p) for p in pids]
+        idle0 = machine_ticks()
         thr0 = [g.throttled_s() for g in groups]
         t0 = time.perf_counter()
         time.sleep(args.duration)
         cpu1 = [cpu_seconds(p) for p in pids]
+        idle1 = machine_ticks()
         if window is not None:
             window(False)
         thr1 = [g.throttled_s() for g in groups]
@@ -235,8 +243,13 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         # while seating: tables handed over; while driving: client frames forwarded (the
         # generators' actions, counted over warm-up and measurement alike) per action
         "handed_over": seated_counts.get("handed_over", 0) - counts0.get("handed_over", 0),
-        "forwarded_frames": counts1.get("forwarded_frames", 0)
-        - seated_counts.get("forwarded_frames", 0),
+        # None: the processes do not count them (a checkout before the counters)
+        "forwarded_frames": counts1["forwarded_frames"] - seated_counts["forwarded_frames"]
+        if "forwarded_frames" in counts1 else None,
+        # the whole machine's idle share over the window: near 0, the processes' quota is
+        # not what limits the rate (generators, nginx, PostgreSQL and whatever else runs
+        # here share the same cores)
+        "machine_idle": (idle1[0] - idle0[0]) / max(1, idle1[1] - idle0[1]),
         "driven": sum(r.get("driven", r["delivered"]) for r in results),
     }
 
@@ -266,7 +279,8 @@ def line(label: str, m: dict[str, Any], base: float | None = None) -> str:
         extra += f", errors {m['errors']}"
     if m.get("handed_over"):
         extra += f"; {m['handed_over']} of {m['tables']} tables handed over while seating"
-    if "forwarded_frames" in m and len(m["cpu_share"]) > 1:
+    extra += f"; machine idle {100 * m['machine_idle']:.0f} %"
+    if m.get("forwarded_frames") is not None and len(m["cpu_share"]) > 1:
         extra += (f"; forwarded: {m['forwarded_frames']} client frames, "
                   f"{100 * m['forwarded_frames'] / max(1, m['driven']):.1f} % of the actions")
     return (f"{label}: {m['rate']:.0f} actions/s{ratio}; server CPU {m['cpu_per_action_us']:.0f}"
