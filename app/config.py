@@ -91,6 +91,10 @@ class Settings(BaseSettings):
     # how the other processes reach this one (default: http://127.0.0.1:<port>)
     internal_url: str = ""
     lease_seconds: float = 10.0  # a table's owner must renew its lease within this
+    # a process that receives a table's request through the proxy's hash (deploy/nginx.conf)
+    # asks the table's owner to hand it over while nobody's socket is at it there
+    # (docs/operations.md); off: such requests are always forwarded to the owner
+    table_handover: bool = True
 
     # tests only (tests/support/server.py turns it on): a new table takes the seed given in
     # the X-Ludoteca-Test-Seed header, so a test can pin a deal. Off, the header is ignored.

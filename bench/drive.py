@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import orjson
@@ -37,6 +38,7 @@ class Slot:
     ws: str  # where their sockets connect
     index: int
     floor: bool = False  # bench.wsfloor: no REST, a socket /t/<table>/<seat> is a seat
+    invite_page: bool = False  # each joiner opens the invite link's page first, as a browser
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Driver:
         self.current: dict[int, Game] = {}
         self.latencies: list[float] = []
         self.sent = 0
+        self.driven = 0
         self.missed = 0
         self.starved = 0  # slots that ran out of seated games
         self.errors: dict[str, int] = {}
@@ -107,6 +110,9 @@ class Driver:
         table = r.json()
         invite = table["invite_url"].rsplit("/", 1)[1]
         for h in auth[1:]:
+            if slot.invite_page:
+                (await client.get(urlsplit(table["invite_url"]).path,
+                                  headers={**h, "Accept": "text/html"})).raise_for_status()
             (await client.post(f"/api/tables/{table['id']}/join", headers=h,
                                json={"invite": invite})).raise_for_status()
         game = Game(table["id"], versions=[0] * self.seats)
@@ -175,6 +181,7 @@ class Driver:
         game.sent_for, game.sent_at = state["version"], time.perf_counter()
         game.sockets[seat].send_text(orjson.dumps(
             {"type": "action", "action": action, "version": state["version"]}))
+        self.driven += 1  # warm-up included (bench.scale's forwarded share)
         if self.measuring:
             self.sent += 1
 
@@ -233,7 +240,8 @@ class Driver:
         self.measuring = False
         elapsed = time.perf_counter() - t0
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"delivered": len(self.latencies), "sent": self.sent, "seconds": elapsed,
+        return {"delivered": len(self.latencies), "sent": self.sent, "driven": self.driven,
+                "seconds": elapsed,
                 "latencies": self.latencies, "missed": self.missed, "starved": self.starved,
                 "errors": self.errors}
 

@@ -15,9 +15,15 @@ Modes:
 - ``direct``: table k is created through process k mod N (which owns it) and its sockets
   connect there;
 - ``nginx``: every request and socket goes through Debian's nginx running deploy/nginx.conf,
-  the file docker-compose.yml mounts in its proxy (its upstreams pointed at these processes);
+  the file docker-compose.yml mounts in its proxy (its upstreams pointed at these processes),
+  as a user would: create the table, open its invite link's page, join, connect, start. The
+  creating request lands anywhere (nginx hashes it by request id); the first join lands on
+  the process nginx hashes the table's id to, which has the table handed over (app/tables/
+  registry.py ``take``). Printed: how many tables were handed over while seating, and the
+  share of the generators' actions that were forwarded to another process while driving;
 - ``forwarded``: every socket connects to a process that does not own its table (each message
-  goes through one forwarding hop); printed with its cost per action over ``direct``.
+  goes through one forwarding hop; these processes run with hand-overs off,
+  ``LUDOTECA_TABLE_HANDOVER=0``); printed with its cost per action over ``direct``.
 - ``floor`` (after the one-process runs): bench.wsfloor, the same move's work on bare
   websockets (parse, apply, every seat's view, the durable append, the sends), under the same
   quota and generator; prints the platform's overhead over it as a ratio of CPU per action.
@@ -42,6 +48,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from bench.drive import Slot, generator_process
 from tests.support.postgres import PostgresCluster
@@ -148,6 +156,30 @@ def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q * 100) - 1]
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(idle, total) CPU ticks of the whole machine so far (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields[:8])
+
+
+def cluster_counts(servers: list[LiveServer]) -> dict[str, int]:
+    """The routers' counters summed over the processes (/metrics.json): requests, sockets
+    and client frames forwarded to another owner, tables handed over."""
+    from tests.support.server import OPERATOR
+
+    total: dict[str, int] = {}
+    for server in servers:
+        try:
+            figures = httpx.get(f"{server.url}/metrics.json", headers=OPERATOR,
+                                timeout=10).json().get("cluster") or {}
+        except (httpx.HTTPError, ValueError):
+            continue
+        for key, value in figures.items():
+            if isinstance(value, int):
+                total[key] = total.get(key, 0) + value
+    return total
+
+
 def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
             args: argparse.Namespace, quota: float, period: float | None = None,
             per_slot: int | None = None, window: Any = None) -> dict[str, Any]:
@@ -157,6 +189,7 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
     gens = Generators(slots, args.generators, args.game, args.seats,
                       per_slot or args.games_per_slot)
     try:
+        counts0 = cluster_counts(servers)
         replies = gens.ask(("seat",))
         failed = [r[1] for r in replies if r[0] != "seated"]
         if failed:
@@ -165,6 +198,7 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         for group in groups:
             group.limit(quota)
         time.sleep(0.5)
+        seated_counts = cluster_counts(servers)
         pids = [s.process.pid for s in servers]  # type: ignore[union-attr]
         for pipe in gens.pipes:
             pipe.send(("run", args.warmup, args.duration, period))
@@ -172,15 +206,18 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         if window is not None:
             window(True)
         cpu0 = [cpu_seconds(p) for p in pids]
+        idle0 = machine_ticks()
         thr0 = [g.throttled_s() for g in groups]
         t0 = time.perf_counter()
         time.sleep(args.duration)
         cpu1 = [cpu_seconds(p) for p in pids]
+        idle1 = machine_ticks()
         if window is not None:
             window(False)
         thr1 = [g.throttled_s() for g in groups]
         t1 = time.perf_counter()
         results = [pipe.recv()[1] for pipe in gens.pipes]
+        counts1 = cluster_counts(servers)
     finally:
         gens.stop()
         for group in groups:
@@ -203,6 +240,17 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         "missed": sum(r["missed"] for r in results),
         "starved": sum(r["starved"] for r in results), "errors": errors,
         "seated_s": seated_s, "tables": len(slots) * (per_slot or args.games_per_slot),
+        # while seating: tables handed over; while driving: client frames forwarded (the
+        # generators' actions, counted over warm-up and measurement alike) per action
+        "handed_over": seated_counts.get("handed_over", 0) - counts0.get("handed_over", 0),
+        # None: the processes do not count them (a checkout before the counters)
+        "forwarded_frames": counts1["forwarded_frames"] - seated_counts["forwarded_frames"]
+        if "forwarded_frames" in counts1 else None,
+        # the whole machine's idle share over the window: near 0, the processes' quota is
+        # not what limits the rate (generators, nginx, PostgreSQL and whatever else runs
+        # here share the same cores)
+        "machine_idle": (idle1[0] - idle0[0]) / max(1, idle1[1] - idle0[1]),
+        "driven": sum(r.get("driven", r["delivered"]) for r in results),
     }
 
 
@@ -215,8 +263,8 @@ def slots_for(mode: str, servers: list[LiveServer], proxy: Any, tables: int) -> 
             out.append(Slot(owner.url, owner.ws_url, k))
         elif mode == "forwarded":
             out.append(Slot(owner.url, servers[(k + 1) % n].ws_url, k))
-        else:
-            out.append(Slot(proxy.url, proxy.ws_url, k))
+        else:  # as a user would: create, open the invite link, join, play, all via nginx
+            out.append(Slot(proxy.url, proxy.ws_url, k, invite_page=True))
     return out
 
 
@@ -229,6 +277,12 @@ def line(label: str, m: dict[str, Any], base: float | None = None) -> str:
         extra += f", {m['starved']} slots ran out of seated games"
     if m["errors"]:
         extra += f", errors {m['errors']}"
+    if m.get("handed_over"):
+        extra += f"; {m['handed_over']} of {m['tables']} tables handed over while seating"
+    extra += f"; machine idle {100 * m['machine_idle']:.0f} %"
+    if m.get("forwarded_frames") is not None and len(m["cpu_share"]) > 1:
+        extra += (f"; forwarded: {m['forwarded_frames']} client frames, "
+                  f"{100 * m['forwarded_frames'] / max(1, m['driven']):.1f} % of the actions")
     return (f"{label}: {m['rate']:.0f} actions/s{ratio}; server CPU {m['cpu_per_action_us']:.0f}"
             f" us/action (each process {shares} % of a core, throttled {throttled} % of the "
             f"time); latency p50 {m['p50_ms']:.1f} p99 {m['p99_ms']:.1f} ms{extra}")
@@ -297,12 +351,13 @@ def main() -> None:
 
 
 def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServer,
-                  label: str, python_args: tuple[str, ...] = ()
+                  label: str, python_args: tuple[str, ...] = (),
+                  extra_env: dict[str, str] | None = None
                   ) -> tuple[list[LiveServer], list[Cgroup]]:
     url = postgres.new_database(f"scale_{label}_{int(time.time() * 1000) % 10**9}")
     servers: list[LiveServer] = []
     groups: list[Cgroup] = []
-    env = {**BENCH_ENV, "LUDOTECA_REDIS_URL": redis.url}
+    env = {**BENCH_ENV, "LUDOTECA_REDIS_URL": redis.url, **(extra_env or {})}
     for i in range(n):
         server = LiveServer(url, tmp / f"{label}-data{i}", env=env, python_args=python_args)
         server.start()
@@ -315,12 +370,25 @@ def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServ
 
 def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
                   redis: RedisServer, one: dict[str, float]) -> None:
+    # `forwarded` measures the forwarding hop itself: its processes never hand a table
+    # over (else the first socket would bring each table to where it lands)
+    for modes, env, label in (([m for m in args.modes if m in ("direct", "nginx")], None,
+                               f"n{n}"),
+                              ([m for m in args.modes if m == "forwarded" and n > 1],
+                               {"LUDOTECA_TABLE_HANDOVER": "0"}, f"n{n}f")):
+        if modes:
+            run_modes(n, modes, args, tmp, postgres, redis, one, env, label)
+
+
+def run_modes(n: int, modes: list[str], args: argparse.Namespace, tmp: Path,
+              postgres: PostgresCluster, redis: RedisServer, one: dict[str, float],
+              env: dict[str, str] | None, label: str) -> None:
     from tests.support.nginx import Nginx, compose_nginx_conf
 
-    servers, groups = start_servers(n, tmp, postgres, redis, f"n{n}")
+    servers, groups = start_servers(n, tmp, postgres, redis, label, extra_env=env)
     proxy = None
     try:
-        if "nginx" in args.modes:
+        if "nginx" in modes:
             conf = compose_nginx_conf()
             upstreams = "\n".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=5s;"
                                   for s in servers)
@@ -329,9 +397,7 @@ def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: Postgre
             lines.insert(at + 1, upstreams)
             proxy = Nginx("\n".join(lines) + "\n", tmp / f"nginx-{n}")
             proxy.start()
-        for mode in args.modes:
-            if mode == "forwarded" and n < 2 or mode == "floor":
-                continue
+        for mode in modes:
             slots = slots_for(mode, servers, proxy, args.tables * n)
             m = measure(servers, groups, slots, args, args.quota)
             base = one.get(mode) if n > 1 else None

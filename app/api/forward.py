@@ -18,6 +18,12 @@ proxy in front (nginx in docker-compose) can spread connections however it likes
 request that lands on the wrong process costs one hop on loopback or the LAN. The actor
 stays the single writer of its table; the forwarding process holds no game state at all.
 
+Before forwarding a request on a path the proxy hashes by table id, this process asks the
+owner to hand the table over (``/_cluster/handover/<id>``, signed; ``Registry.take`` and
+``Registry.give``): the owner does while no socket is at the table there, so a table comes
+to live on the process its traffic lands on, and the hop is paid only while it has sockets
+elsewhere (docs/operations.md, "A table moves to where its traffic lands").
+
 A forwarded request carries a header signed with the shared secret key, so the owner serves
 it without forwarding it again and trusts the original host it names (for the WebSocket
 Origin check). Requests from outside can never set it.
@@ -29,6 +35,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import re
 from typing import Any
@@ -56,6 +63,12 @@ FORWARDED_HOST = "x-ludoteca-host"
 TABLE_PATH = re.compile(
     r"^/(?:api/tables|ws/tables|tables|watch|screen)/([A-Za-z0-9_-]{1,64})(?:/|$)")
 INVITE_PATH = re.compile(r"^/join/([A-Za-z0-9_-]{1,128})/?$")
+# the paths deploy/nginx.conf hashes by table id: a table's traffic through the proxy lands
+# on one process, which asks the owner to hand the table over (``Registry.take``)
+PLACED_PATH = re.compile(r"^/(?:api/tables|ws/tables|tables)/[A-Za-z0-9_-]")
+HANDOVER_PATH = re.compile(r"^/_cluster/handover/([A-Za-z0-9_-]{1,64})$")
+HANDOVER_TIMEOUT = 10.0  # seconds: the owner drains the table's queue first
+MOVE_WAIT = 5.0  # seconds a request waits for a hand-over under way here
 # not passed on: they describe one hop, not the request
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
               "trailer", "transfer-encoding", "upgrade", "content-length"}
@@ -70,6 +83,12 @@ TRY_AGAIN_LATER = 1013
 def forward_signature(table_id: str) -> str:
     key = get_settings().resolved_secret_key().encode()
     return hmac.new(key, f"forward:{table_id}".encode(), hashlib.sha256).hexdigest()
+
+
+def handover_signature(table_id: str, node_id: str) -> str:
+    key = get_settings().resolved_secret_key().encode()
+    return hmac.new(key, f"handover:{table_id}:{node_id}".encode(),
+                    hashlib.sha256).hexdigest()
 
 
 def is_forwarded(headers: Headers, table_id: str) -> bool:
@@ -101,12 +120,15 @@ class ForwardMiddleware:
         if cluster is None:
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "http" and scope["path"].startswith("/_cluster/"):
+            await self._give(scope, receive, send, registry)
+            return
         try:
             table_id = await self._table_of(scope, registry)
             target = None
             if table_id is not None and table_id not in registry.actors \
                     and not is_forwarded(Headers(scope=scope), table_id):
-                target = await self._owner_url(cluster, table_id)
+                target = await self._route(scope, registry, cluster, table_id)
         except RedisError:
             log.warning("cluster: Redis unavailable while routing %s", scope["path"])
             await _refuse(scope, receive, send, AppError(
@@ -119,9 +141,76 @@ class ForwardMiddleware:
         if target is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
+            cluster.counts["forwarded_requests"] += 1
             await self._forward_http(scope, receive, send, target, table_id or "")
         else:
-            await _pipe_websocket(scope, receive, send, target, table_id or "")
+            cluster.counts["forwarded_sockets"] += 1
+            await _pipe_websocket(scope, receive, send, target, table_id or "", cluster)
+
+    async def _route(self, scope: Scope, registry: Any, cluster: Cluster,
+                     table_id: str) -> str | None:
+        """Where a request about a table not in this process goes: None to serve it here
+        (nobody owns it: the registry adopts it), else its owner's URL. A request on a path
+        the proxy hashes by table id first asks the owner to hand the table over, so a
+        table comes to live where its traffic lands (docs/operations.md)."""
+        moving = registry.moving(table_id)
+        if moving is not None:  # being handed over from here: wait, then follow it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moving.wait(), MOVE_WAIT)
+        _owner, target = await self._owner_url(cluster, table_id)
+        if target is None or not get_settings().table_handover \
+                or not PLACED_PATH.match(scope["path"]):
+            return target
+
+        async def ask() -> bool:
+            return await self._ask_handover(target, table_id, cluster.node_id)
+
+        if await registry.take(table_id, ask) is not None:
+            return None
+        if table_id in registry.actors:
+            return None
+        # kept by its owner (or it moved elsewhere meanwhile): follow the lease
+        owner2, target2 = await self._owner_url(cluster, table_id)
+        return target2 if owner2 is not None else None
+
+    async def _ask_handover(self, target: str, table_id: str, node_id: str) -> bool:
+        client = self._client()
+        response = await client.post(
+            f"{target}/_cluster/handover/{table_id}", json={"to": node_id},
+            headers={FORWARDED: handover_signature(table_id, node_id)},
+            timeout=HANDOVER_TIMEOUT)
+        return response.status_code == 200 and response.json().get("result") == "given"
+
+    async def _give(self, scope: Scope, receive: Receive, send: Send, registry: Any) -> None:
+        """Another process asks for a table this one owns (``Registry.give``); only a
+        request signed with the shared secret key is heard."""
+        match = HANDOVER_PATH.match(scope["path"])
+        body = bytearray()
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if len(body) > 4096 or not message.get("more_body"):
+                break
+        to_node = ""
+        with contextlib.suppress(ValueError, AttributeError):
+            to_node = str(json.loads(bytes(body)).get("to") or "")
+        signature = Headers(scope=scope).get(FORWARDED) or ""
+        if match is None or scope["method"] != "POST" or not to_node or not hmac.compare_digest(
+                signature, handover_signature(match.group(1), to_node)):
+            await JSONResponse({"code": "not_found", "message": "no such page"},
+                               status_code=404)(scope, receive, send)
+            return
+        try:
+            result = await registry.give(match.group(1), to_node)
+        except RedisError:
+            result = "storage_unavailable"
+        status = 200 if result == "given" else 409
+        await JSONResponse({"result": result}, status_code=status)(scope, receive, send)
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=3.0))
+        return self._http
 
     async def _table_of(self, scope: Scope, registry: Any) -> str | None:
         path = scope["path"]
@@ -136,16 +225,16 @@ class ForwardMiddleware:
         return None
 
     @staticmethod
-    async def _owner_url(cluster: Cluster, table_id: str) -> str | None:
-        """The URL of the process that owns the table, or None to serve it here."""
+    async def _owner_url(cluster: Cluster, table_id: str) -> tuple[str | None, str | None]:
+        """(owner node, its URL) of the table, or (None, None) to serve it here."""
         owner = await cluster.owner(table_id)
         if owner is None or owner == cluster.node_id:
-            return None
+            return None, None
         url = await cluster.node_url(owner)
         if url is None:  # its process is gone; the lease runs out in a moment
             raise AppError("table_moving", "this table's server stopped; it is being taken "
                            "over: try again in a moment", 503)
-        return url
+        return owner, url
 
     # ------------------------------------------------------------------ HTTP
 
@@ -172,12 +261,11 @@ class ForwardMiddleware:
         url = target + scope["raw_path"].decode("latin-1")
         if scope.get("query_string"):
             url += "?" + scope["query_string"].decode("latin-1")
-        if self._http is None:
-            self._http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=3.0))
+        client = self._client()
         try:
-            request = self._http.build_request(scope["method"], url, headers=headers,
+            request = client.build_request(scope["method"], url, headers=headers,
                                                content=bytes(body))
-            response = await self._http.send(request, stream=True)
+            response = await client.send(request, stream=True)
         except httpx.HTTPError:
             log.warning("cluster: the owner of table %s at %s did not answer", table_id, target)
             await _refuse(scope, receive, send, AppError(
@@ -197,7 +285,7 @@ class ForwardMiddleware:
 
 
 async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: str,
-                          table_id: str) -> None:
+                          table_id: str, cluster: Cluster) -> None:
     """Connect to the owner's socket for this table and copy frames both ways."""
     await receive()  # websocket.connect
     incoming = Headers(scope=scope)
@@ -221,12 +309,15 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
         return
     await send({"type": "websocket.accept"})
 
+    counts = cluster.counts
+
     async def client_to_owner() -> None:
         while True:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 return
             data = message.get("text")
+            counts["forwarded_frames"] += 1
             await upstream.send(data if data is not None else message.get("bytes") or b"")
 
     async def owner_to_client() -> tuple[int, str]:

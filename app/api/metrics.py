@@ -77,7 +77,7 @@ async def figures(request: Request, reset: bool = False) -> dict[str, Any]:
     cluster = registry.cluster
     if cluster is not None:
         result["cluster"] = {"node": cluster.node_id, "url": cluster.internal_url,
-                             "tables": sorted(cluster.owned)}
+                             "tables": sorted(cluster.owned), **cluster.counts}
     if reset:
         monitor.reset_worst()
     return result

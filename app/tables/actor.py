@@ -14,7 +14,9 @@ or a bot's command is tried again a little later (never in a loop).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -28,7 +30,7 @@ from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
 from app.tables.connections import BroadcastEncoder, Connection
 from app.tables.core import bots, views
-from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Wake
+from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Housekeep, Wake
 from app.tables.core.decide import decide
 from app.tables.core.effects import (
     AppendAction,
@@ -93,6 +95,7 @@ class TableActor:
         self.on_change: Callable[[TableActor], None] | None = None
         self.on_stale: Callable[[TableActor], None] | None = None
         self.moved = False
+        self._last_chat: asyncio.Future[None] | None = None  # the newest line queued to store
 
     # ------------------------------------------------------------------ reading the table
 
@@ -158,6 +161,24 @@ class TableActor:
             else:
                 conn.finish()
         self.connections.clear()
+
+    async def drain(self) -> None:
+        """Hand the table over (app/tables/registry.py ``give``): refuse new commands from
+        now on (``table_moving``: the caller retries and reaches the new owner), let every
+        command already queued finish, each accepted action durable (and its chat lines
+        stored, so the next owner numbers its own after them), then stop."""
+        self.moved = True
+        if self._task is not None and not self._task.done():
+            barrier = _Envelope(Housekeep(math.inf, math.inf),
+                                asyncio.get_running_loop().create_future())
+            self._queue.put_nowait(barrier)  # answered once everything before it is done
+            assert barrier.reply is not None
+            with contextlib.suppress(Exception):
+                await barrier.reply
+        if self._last_chat is not None:  # chat lines are stored in order: the last one, too
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._last_chat), 5)
+        await self.stop(moved=True)
 
     async def submit(self, command: Any) -> Any:
         """Enqueue a command and wait for the actor's answer (or its AppError)."""
@@ -394,6 +415,7 @@ class TableActor:
         self._chat_seq += 1
         at = now()
         stored = self.repo.queue_chat_line(self.table.id, self._chat_seq, at=at, **line)
+        self._last_chat = stored
         if wait:
             try:
                 await stored

@@ -5,7 +5,9 @@ owner holds a lease in Redis (``owner:<table>`` = its node id, with a time to li
 all its leases together a few times per lease period; every process also advertises where it
 can be reached (``node:<id>`` = its internal URL, with the same time to live). Any process
 accepts a request for any table: the router (``app/api/forward.py``) looks the owner up and
-forwards the request or the WebSocket there, or claims the lease when nobody holds it.
+forwards the request or the WebSocket there, or claims the lease when nobody holds it. An
+owner may also hand a table's lease straight to another process (:meth:`Cluster.transfer`,
+the hand-over of ``app/tables/registry.py``), so a table moves to where its traffic lands.
 
 A lease is the first fence: an owner that cannot renew in time gives its tables up before
 the lease could expire, and a claim only succeeds on a lease nobody holds. The second fence
@@ -69,6 +71,17 @@ return 0
 """
 
 
+# hand a lease still held by ARGV[1] straight to ARGV[2] (a hand-over): nobody else can
+# claim the table in between
+_TRANSFER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
+
 def owner_key(table_id: str) -> str:
     return f"{PREFIX}owner:{table_id}"
 
@@ -96,6 +109,12 @@ class Cluster:
         self._claimed_at: dict[str, float] = {}  # when each lease was taken (if since renewed)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._transfer = self.redis.register_script(_TRANSFER)
+        # what the router did (read by /metrics.json and bench.scale): requests and sockets
+        # forwarded to another owner, frames piped client -> owner through them, and tables
+        # handed over to another process / taken from one (``Registry.give`` / ``take``)
+        self.counts = {"forwarded_requests": 0, "forwarded_sockets": 0,
+                       "forwarded_frames": 0, "handed_over": 0, "taken_over": 0}
         self._dirty: dict[str, dict[str, Any]] = {}  # summaries to publish
         self._gone: set[str] = set()  # summaries to remove
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
@@ -231,6 +250,29 @@ class Cluster:
         self._claimed_at.pop(table_id, None)
         self._dirty.pop(table_id, None)
         await self._release(keys=[owner_key(table_id)], args=[self.node_id])
+
+    async def transfer(self, table_id: str, node_id: str) -> bool:
+        """Hand a table's lease to another node (a hand-over); False if it was no longer
+        ours. Either way this process no longer owns the table."""
+        self.owned.discard(table_id)
+        self._claimed_at.pop(table_id, None)
+        self._dirty.pop(table_id, None)  # the new owner publishes its summary
+        done = await self._transfer(keys=[owner_key(table_id)],
+                                    args=[self.node_id, node_id, self.lease_ms])
+        return bool(done)
+
+    async def accept(self, table_id: str, asked: float) -> bool:
+        """After asking the owner for a hand-over: whether the lease is ours now (the owner
+        transferred it; it runs from no earlier than ``asked``, this process's clock when
+        it asked). True: the table is owned here from now on."""
+        if await self.redis.get(owner_key(table_id)) != self.node_id:
+            return False
+        self.owned.add(table_id)
+        self._claimed_at[table_id] = asked
+        return True
+
+    def now(self) -> float:
+        return self._clock()
 
     async def owner(self, table_id: str) -> str | None:
         return await self.redis.get(owner_key(table_id))  # type: ignore[no-any-return]

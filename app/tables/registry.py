@@ -14,9 +14,12 @@ owner has gone, and gives a table up when its lease is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.db.models import GameTable
@@ -54,6 +57,11 @@ class Registry:
         self.actors: dict[str, TableActor] = {}
         self._by_invite: dict[str, str] = {}
         self._adopting: dict[str, asyncio.Lock] = {}
+        # hand-overs (``give``/``take``): tables being handed to another process right now,
+        # when each table arrived here by one, and until when an owner's refusal is believed
+        self._moving: dict[str, asyncio.Event] = {}
+        self._arrived: dict[str, float] = {}
+        self._refused: dict[str, float] = {}
         if cluster is not None:
             cluster.on_lost = self.drop
 
@@ -140,6 +148,7 @@ class Registry:
     def _forget(self, actor: TableActor) -> None:
         if self.actors.get(actor.table.id) is actor:
             self.actors.pop(actor.table.id, None)
+            self._arrived.pop(actor.table.id, None)
         self._by_invite.pop(actor.table.invite_token, None)
 
     async def _retire(self, actor: TableActor) -> None:
@@ -218,20 +227,118 @@ class Registry:
                 actor = self.actors.get(table_id)
                 if actor is not None:
                     return actor
-                if not await self.cluster.claim(table_id):
+                if table_id in self._moving or not await self.cluster.claim(table_id):
                     raise AppError("table_moving", "this table is served by another server "
                                    "right now: try again in a moment", 503)
-                try:
-                    row = await self.repo.take_over(table_id)
-                    if row is None or row.status == "deleted" or row.game not in ENGINES:
-                        await self.cluster.release(table_id)
-                        return None
-                    actor = await self._actor_from_row(row)
-                except BaseException:
+                return await self._rebuild(table_id)
+        finally:
+            if not lock.locked():
+                self._adopting.pop(table_id, None)
+
+    async def _rebuild(self, table_id: str) -> TableActor | None:
+        """The lease is ours: bump the owner epoch, rebuild the table from its log."""
+        assert self.cluster is not None
+        try:
+            row = await self.repo.take_over(table_id)
+            if row is None or row.status == "deleted" or row.game not in ENGINES:
+                await self.cluster.release(table_id)
+                return None
+            actor = await self._actor_from_row(row)
+        except BaseException:
+            await self.cluster.release(table_id)
+            raise
+        log.info("table %s taken over (epoch %d)", table_id, row.owner_epoch)
+        return self._add(actor)
+
+    # ------------------------------------------------------------------ hand-over
+
+    # a table that has just arrived by a hand-over stays a while (a proxy that spreads one
+    # table's requests over several processes must not bounce it from one to the next)
+    SETTLE_SECONDS = 5.0
+    # an owner's refusal (the table has sockets there) is believed this long before asking
+    # again: meanwhile the requests are forwarded
+    REFUSAL_SECONDS = 5.0
+
+    def moving(self, table_id: str) -> asyncio.Event | None:
+        """Set once the hand-over of ``table_id`` under way here is over (None: none is)."""
+        return self._moving.get(table_id)
+
+    async def give(self, table_id: str, to_node: str) -> str:
+        """Another process asks for a table this one owns, because its traffic lands there
+        (``app/api/forward.py``). Handed over only if nobody's socket is at it here (and it
+        did not arrive by a hand-over a moment ago): its actor drains (every command already
+        queued finishes, every accepted action durable; new ones are refused with
+        ``table_moving`` and retried by their callers), stops, and its lease goes straight
+        to ``to_node`` (nobody can claim it in between). A rematch stays while the finished
+        table it follows is here. Answers "given", or why not."""
+        assert self.cluster is not None
+        actor = self.actors.get(table_id)
+        if actor is None or not self.cluster.may_write(table_id) or table_id in self._moving:
+            return "not_owner"
+        if actor.connections:
+            return "busy"
+        if actor.table.setup.rematch_of in self.actors:
+            # the finished table's rematch calls, served here, join its players to this
+            # very actor (app/api/life.py): the rematch stays with it
+            return "rematch"
+        if time.monotonic() - self._arrived.get(table_id, -math.inf) < self.SETTLE_SECONDS:
+            return "settling"
+        done = asyncio.Event()
+        self._moving[table_id] = done
+        self._forget(actor)  # from here on, requests here wait, then reach the new owner
+        try:
+            await actor.drain()
+            if not await self.cluster.transfer(table_id, to_node):
+                return "not_owner"  # the lease was lost meanwhile: someone else has it
+            self._arrived.pop(table_id, None)
+            self.cluster.counts["handed_over"] += 1
+            log.info("table %s handed over to node %s", table_id, to_node)
+            return "given"
+        except BaseException:
+            if table_id in self.cluster.owned:  # not transferred: let anyone adopt it
+                with contextlib.suppress(Exception):
                     await self.cluster.release(table_id)
-                    raise
-                log.info("table %s taken over (epoch %d)", table_id, row.owner_epoch)
-                return self._add(actor)
+            raise
+        finally:
+            del self._moving[table_id]
+            done.set()
+
+    async def take(self, table_id: str, ask: Callable[[], Awaitable[bool]]
+                   ) -> TableActor | None:
+        """Ask the owner of ``table_id`` to hand it over (``ask``: the request to it, True
+        if it says it did) and take it: the lease is then this process's, the owner epoch
+        is bumped and the table rebuilt from its log, as in :meth:`adopt`. None when the
+        owner keeps it (its refusal is then believed for a while: ``ask`` is not called)."""
+        assert self.cluster is not None
+        lock = self._adopting.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                actor = self.actors.get(table_id)
+                if actor is not None:
+                    return actor
+                now = time.monotonic()
+                if self._refused.get(table_id, 0.0) > now:
+                    return None
+                asked = self.cluster.now()
+                try:
+                    given = await ask()
+                except Exception:  # noqa: BLE001 - no answer: the lease says what happened
+                    log.warning("table %s: the hand-over request failed", table_id,
+                                exc_info=True)
+                    given = False
+                # even without an answer the owner may have handed it over: Redis knows
+                if not await self.cluster.accept(table_id, asked):
+                    if len(self._refused) > 10_000:
+                        self._refused = {t: u for t, u in self._refused.items() if u > now}
+                    self._refused[table_id] = now + self.REFUSAL_SECONDS
+                    return None
+                if not given:
+                    log.warning("table %s: handed over without an answer", table_id)
+                actor = await self._rebuild(table_id)
+                if actor is not None:
+                    self._arrived[table_id] = time.monotonic()
+                    self.cluster.counts["taken_over"] += 1
+                return actor
         finally:
             if not lock.locked():
                 self._adopting.pop(table_id, None)

@@ -28,8 +28,21 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def pair(postgres_cluster, redis_server, tmp_path):
     """Two processes, A and B, on one database and one Redis."""
+    yield from _pair(postgres_cluster, redis_server, tmp_path, {})
+
+
+@pytest.fixture
+def forwarding_pair(postgres_cluster, redis_server, tmp_path):
+    """A and B with hand-overs off (tests/cluster/test_placement.py has them on): whatever
+    reaches the process that does not own a table is forwarded to its owner."""
+    yield from _pair(postgres_cluster, redis_server, tmp_path,
+                     {"LUDOTECA_TABLE_HANDOVER": "0"})
+
+
+def _pair(postgres_cluster, redis_server, tmp_path, extra: dict[str, str]):
     url = postgres_cluster.new_database(f"cluster_{int(time.time() * 1000) % 10**9}")
-    env = {"LUDOTECA_REDIS_URL": redis_server.url, "LUDOTECA_LEASE_SECONDS": str(LEASE)}
+    env = {"LUDOTECA_REDIS_URL": redis_server.url, "LUDOTECA_LEASE_SECONDS": str(LEASE),
+           **extra}
     a = LiveServer(url, tmp_path / "a", env=env)
     a.start()  # migrates first: two processes must not migrate at once
     b = LiveServer(url, tmp_path / "b", env=env)
@@ -50,8 +63,9 @@ def node_of(server: LiveServer) -> str:
                      timeout=10).json()["cluster"]["node"]
 
 
-async def test_a_table_created_through_one_process_is_played_through_the_other(pair) -> None:
-    a, b = pair
+async def test_a_table_created_through_one_process_is_played_through_the_other(
+        forwarding_pair) -> None:
+    a, b = forwarding_pair
     players = [ApiClient(a.url, "Ana"), ApiClient(b.url, "Ben")]
     table = players[0].create_table("hanabi", 2)
     assert owner_of(a, table["id"]) == node_of(a)
