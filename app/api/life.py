@@ -113,5 +113,7 @@ async def _live_rematch(registry: Registry, old: TableActor) -> TableActor | Non
         return None
     try:
         return await registry.get(old.table.rematch[0])
-    except AppError:
+    except AppError as exc:
+        if exc.code != "not_found":  # e.g. moving between processes: try again, never a twin
+            raise
         return None  # it was deleted (everyone left it): a new one may be made
