@@ -90,6 +90,16 @@ class BroadcastEncoder:
         return _dumps(out).decode()
 
 
+def text_frame(payload: bytes) -> bytes:
+    """One final, unmasked WebSocket text frame (RFC 6455 5.2) holding ``payload``."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
 def direct_sender(send: Any) -> Callable[[str], bool] | None:
     """A synchronous text sender for a socket served by uvicorn's websockets-sansio protocol,
     found behind the ASGI ``send`` the app was given (None under any other server).
@@ -110,6 +120,7 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
             WebSocketsSansIOProtocol,
         )
         from websockets.exceptions import InvalidState
+        from websockets.protocol import State
     except ImportError:  # pragma: no cover - uvicorn without the sansio implementation
         return None
     protocol = None
@@ -136,17 +147,24 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
     if protocol is None:
         return None
     p = protocol
+    ws = p.conn  # websockets' sans-I/O ServerProtocol
 
     def send_now(text: str) -> bool:
         if (p.disconnected or p.close_sent or not p.handshake_complete
                 or p.initial_response is not None or not p.writable.is_set()
                 or p.transport.is_closing()):
             return False
+        if ws.state is State.OPEN and not ws.extensions and not ws.expect_continuation_frame \
+                and not ws.writes:
+            # the frame websockets would make (a server's frames are not masked), without
+            # its per-frame objects; nothing of its own is waiting to go out before it
+            p.transport.write(text_frame(text.encode()))
+            return True
         try:
-            p.conn.send_text(text.encode())
+            ws.send_text(text.encode())
         except InvalidState:
             return False
-        p.transport.write(b"".join(p.conn.data_to_send()))
+        p.transport.write(b"".join(ws.data_to_send()))
         return True
 
     return send_now

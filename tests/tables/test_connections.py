@@ -13,7 +13,7 @@ import websockets
 from starlette.websockets import WebSocket
 
 from app.main import create_app
-from app.tables.connections import Connection, direct_sender
+from app.tables.connections import Connection, direct_sender, text_frame
 
 pytestmark = pytest.mark.asyncio
 
@@ -118,3 +118,11 @@ async def test_the_sender_is_found_behind_the_apps_middlewares_and_writes_in_ord
     finally:
         server.should_exit = True
         await asyncio.wait_for(serving, 10)
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+async def test_the_text_frame_is_the_one_websockets_makes(size: int) -> None:
+    from websockets.frames import Frame, Opcode
+
+    payload = ("é" * size).encode()[:size]
+    assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
