@@ -21,12 +21,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import and_, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.batching import BatchWriter
 from app.db.models import ActionRecord, GameTable
+
+try:  # PostgreSQL's driver; absent where only SQLite is used
+    import asyncpg
+except ImportError:  # pragma: no cover
+    asyncpg = None
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +51,44 @@ _FINISH = (update(TABLES)
                        TABLES.c.owner_epoch == bindparam("b_epoch")))
            .values(version=bindparam("b_version"), status="finished",
                    outcome=bindparam("b_outcome"), finished_at=bindparam("b_at")))
+
+
+# The batch in one statement (PostgreSQL). ``u`` moves each table of the batch from the version
+# its oldest action follows to its newest, only where the owner epoch is still the writer's
+# (finishing tables also take their result); ``i`` inserts the actions (the log's primary key
+# refuses a taken sequence number: the whole statement fails). The final SELECT divides by
+# "every table was fenced through": when one was not, it raises division_by_zero and the
+# statement, a transaction of its own, leaves nothing behind. The divisor reads ``u``, so it
+# cannot be folded at planning time. All CTEs see one snapshot and run to completion.
+_PG_APPEND = """
+WITH u AS (
+  UPDATE tables AS t
+     SET version = b.version,
+         status = CASE WHEN b.finish THEN 'finished' ELSE t.status END,
+         outcome = CASE WHEN b.finish THEN b.outcome::json ELSE t.outcome END,
+         finished_at = CASE WHEN b.finish THEN b.at ELSE t.finished_at END
+    FROM unnest($1::varchar[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[],
+                $7::timestamptz[]) AS b(id, prev, version, epoch, finish, outcome, at)
+   WHERE t.id = b.id AND t.version = b.prev AND t.owner_epoch = b.epoch
+  RETURNING 1
+), i AS (
+  INSERT INTO actions (table_id, seq, seat, action, source, created_at)
+  SELECT a.table_id, a.seq, a.seat, a.action::json, a.source, a.created_at
+    FROM unnest($8::varchar[], $9::int[], $10::int[], $11::text[], $12::varchar[],
+                $13::timestamptz[]) AS a(table_id, seq, seat, action, source, created_at)
+  RETURNING 1
+)
+SELECT 1 / ((SELECT count(*) FROM u) = $14)::int, (SELECT count(*) FROM i)
+"""
+
+
+def _json(value: Any) -> str:
+    """JSON text as the JSON columns hold it (keys that are not strings become strings, as
+    SQLAlchemy's ``json.dumps`` would make them)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class StaleOwner(Exception):
@@ -74,6 +118,20 @@ class GroupWriter(BatchWriter[PendingAction]):
         # figures for /metrics: batches committed and actions in them
         self.batches = 0
         self.actions = 0
+        self._postgres = engine.dialect.name == "postgresql" and asyncpg is not None and \
+            engine.dialect.driver == "asyncpg"
+        # PostgreSQL: the pool connection this writer holds (and its asyncpg connection)
+        self._held: AsyncConnection | None = None
+        self._driver: Any = None
+
+    async def close(self) -> None:
+        await super().close()
+        held, self._held, self._driver = self._held, None, None
+        if held is not None:
+            try:
+                await held.close()
+            except Exception:  # noqa: BLE001 - a broken connection is dropped by the pool
+                log.debug("the writer's connection did not close cleanly", exc_info=True)
 
     async def append(self, item: PendingAction) -> None:
         """Queue one action and return once it is durable (or raise why it is not)."""
@@ -98,6 +156,64 @@ class GroupWriter(BatchWriter[PendingAction]):
         self._release(batch)
 
     async def _commit(self, batch: list[PendingAction]) -> None:
+        if self._postgres:
+            await self._commit_pg(batch)
+        else:
+            await self._commit_core(batch)
+        self.batches += 1
+        self.actions += len(batch)
+
+    async def _connection(self) -> Any:
+        if self._driver is None or self._driver.is_closed():
+            if self._held is not None:
+                held, self._held, self._driver = self._held, None, None
+                try:
+                    await held.invalidate()
+                except Exception:  # noqa: BLE001
+                    log.debug("dropping the writer's broken connection", exc_info=True)
+            self._held = await self.engine.connect()
+            raw = await self._held.get_raw_connection()
+            self._driver = raw.driver_connection
+        return self._driver
+
+    async def _commit_pg(self, batch: list[PendingAction]) -> None:
+        newest: dict[str, PendingAction] = {}
+        oldest: dict[str, int] = {}
+        for item in batch:
+            tid = item.table_id
+            seen = newest.get(tid)
+            if seen is None or item.seq > seen.seq:
+                newest[tid] = item
+            if seen is None or item.seq < oldest[tid]:
+                oldest[tid] = item.seq
+        tables = list(newest.values())
+        conn = await self._connection()
+        try:
+            await conn.fetchrow(
+                _PG_APPEND,
+                [i.table_id for i in tables], [oldest[i.table_id] - 1 for i in tables],
+                [i.seq for i in tables], [i.epoch for i in tables],
+                [i.outcome is not None for i in tables],
+                [None if i.outcome is None else _json(i.outcome) for i in tables],
+                [i.at for i in tables],
+                [i.table_id for i in batch], [i.seq for i in batch], [i.seat for i in batch],
+                [_json(i.action) for i in batch], [i.source for i in batch],
+                [i.at for i in batch],
+                len(tables))
+        except asyncpg.DivisionByZeroError:
+            raise StaleOwner("a table's version or owner epoch is not the one this write "
+                             "follows") from None
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise StaleOwner(f"the log refused the write: {exc}") from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError):
+            raise
+        except Exception:
+            # the connection itself failed (closed, reset): take a fresh one next time
+            if self._driver is not None and not self._driver.is_closed():
+                self._driver.terminate()
+            raise
+
+    async def _commit_core(self, batch: list[PendingAction]) -> None:
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
                  "source": i.source, "created_at": i.at} for i in batch]
         # one update per table: the newest version it reached in this batch
@@ -131,8 +247,6 @@ class GroupWriter(BatchWriter[PendingAction]):
             if changed != len(newest):
                 raise StaleOwner("a table's version or owner epoch is not the one this write "
                                  "follows")
-        self.batches += 1
-        self.actions += len(batch)
 
     @staticmethod
     def _release(batch: list[PendingAction]) -> None:

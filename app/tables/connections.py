@@ -2,11 +2,18 @@
 
 The actor only ever calls :meth:`Connection.push`, which never blocks: a client that cannot
 keep up is dropped (it resyncs when it reconnects) and never stalls the table.
+
+Under uvicorn's websockets-sansio protocol a message is written straight into the socket's
+transport when nothing is waiting before it (see :func:`direct_sender`): no queue, no task
+switch, no ASGI message per send. Anything else (the transport paused by back-pressure, a
+message still in flight, the socket closing) goes through the queue and its writer task as
+before, so order, back-pressure and close are unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
@@ -83,9 +90,90 @@ class BroadcastEncoder:
         return _dumps(out).decode()
 
 
+def text_frame(payload: bytes) -> bytes:
+    """One final, unmasked WebSocket text frame (RFC 6455 5.2) holding ``payload``."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
+def direct_sender(send: Any) -> Callable[[str], bool] | None:
+    """A synchronous text sender for a socket served by uvicorn's websockets-sansio protocol,
+    found behind the ASGI ``send`` the app was given (None under any other server).
+
+    The pure-ASGI middlewares of this app pass a WebSocket's ``send`` on unchanged (they
+    wrap it for HTTP only), and starlette's wrappers only watch HTTP response starts, so
+    the protocol's own ``send`` is what every message reaches anyway; it is found by
+    following the wrappers' closures (a few hops) and accepted only if it is the bound
+    ``send`` of a ``WebSocketsSansIOProtocol``. A middleware that changed WebSocket messages
+    on their way out would be bypassed: none does (tests/tables/test_connections.py).
+
+    The sender writes one text frame the way the protocol's ``send`` does and returns True,
+    or returns False without writing when the protocol's ``send`` would wait or refuse
+    (writing paused by back-pressure, handshake not done, closing or closed): the caller
+    then queues the message for the awaited path."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+        from websockets.exceptions import InvalidState
+        from websockets.protocol import State
+    except ImportError:  # pragma: no cover - uvicorn without the sansio implementation
+        return None
+    protocol = None
+    stack, seen = [send], set()
+    while stack and len(seen) < 64:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        owner = getattr(fn, "__self__", None)
+        if isinstance(owner, WebSocketsSansIOProtocol) and \
+                getattr(fn, "__func__", None) is WebSocketsSansIOProtocol.send:
+            protocol = owner
+            break
+        if isinstance(fn, functools.partial):
+            stack.append(fn.func)
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if callable(value) and not isinstance(value, type):
+                stack.append(value)
+    if protocol is None:
+        return None
+    p = protocol
+    ws = p.conn  # websockets' sans-I/O ServerProtocol
+
+    def send_now(text: str) -> bool:
+        if (p.disconnected or p.close_sent or not p.handshake_complete
+                or p.initial_response is not None or not p.writable.is_set()
+                or p.transport.is_closing()):
+            return False
+        if ws.state is State.OPEN and not ws.extensions and not ws.expect_continuation_frame \
+                and not ws.writes:
+            # the frame websockets would make (a server's frames are not masked), without
+            # its per-frame objects; nothing of its own is waiting to go out before it
+            p.transport.write(text_frame(text.encode()))
+            return True
+        try:
+            ws.send_text(text.encode())
+        except InvalidState:
+            return False
+        p.transport.write(b"".join(ws.data_to_send()))
+        return True
+
+    return send_now
+
+
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int, str], Awaitable[None]], queue_size: int) -> None:
+                 close: Callable[[int, str], Awaitable[None]], queue_size: int,
+                 direct: Callable[[str], bool] | None = None) -> None:
         self.id = next(_ids)
         self.player_id = player_id
         self.name = ""  # the player's display name (spectators are listed by it)
@@ -100,6 +188,10 @@ class Connection:
         self.dropped = False
         self.on_drop: Callable[[], None] | None = None  # the table is told it has gone
         self._close_with: tuple[int, str] | None = None
+        # a synchronous sender (``direct_sender``), used while nothing waits in the queue
+        self._direct = direct
+        self._busy = False  # the writer task is sending a message (it may be waiting)
+        self._finished = False
 
     def push(self, message: dict[str, Any]) -> None:
         if not self.dropped:
@@ -109,6 +201,9 @@ class Connection:
         """Queue an already encoded message (a broadcast encodes once per seat, not per
         connection)."""
         if self.dropped:
+            return
+        if self._direct is not None and not self._busy and not self._finished \
+                and self._queue.empty() and self._direct(text):
             return
         try:
             self._queue.put_nowait(text)
@@ -126,6 +221,7 @@ class Connection:
     def finish(self, close: tuple[int, str] | None = None) -> None:
         """Ask the writer to stop after what is already queued, then close the socket with
         ``close`` (code, reason) if given."""
+        self._finished = True
         self._close_with = close
         try:
             self._queue.put_nowait(None)
@@ -142,6 +238,8 @@ class Connection:
                     if self._close_with is not None:
                         await self._close(*self._close_with)
                     break
+                self._busy = True
                 await self._send_text(text)
+                self._busy = False
         except Exception:  # noqa: BLE001 - a broken socket ends this writer only
             log.debug("writer for connection %s ended", self.id, exc_info=True)

@@ -1,4 +1,5 @@
-"""The group-commit writer on a real SQLite database: many tables' actions share commits,
+"""The group-commit writer on real SQLite and PostgreSQL databases (PostgreSQL takes the
+writer's own one-statement path through asyncpg): many tables' actions share commits,
 each actor is released only once its action is durable, and one bad write (a stale owner's
 or a taken sequence number) fails alone without touching the others."""
 
@@ -9,14 +10,13 @@ import asyncio
 import pytest
 
 from app.db.models import GameTable
-from app.db.repository import Repository, now
+from app.db.repository import Repository, StaleOwner, now
 from app.db.session import make_engine, make_sessionmaker, migrate
 
 pytestmark = pytest.mark.asyncio
 
 
-async def make_repo(tmp_path, tables: int) -> Repository:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'w.db'}"
+async def make_repo(url: str, tables: int) -> Repository:
     await asyncio.to_thread(migrate, url)
     repo = Repository(make_sessionmaker(make_engine(url)))
     await repo.create_player("p", "Ana", "token")
@@ -28,8 +28,8 @@ async def make_repo(tmp_path, tables: int) -> Repository:
     return repo
 
 
-async def test_many_tables_share_commits_and_every_action_is_stored(tmp_path) -> None:
-    repo = await make_repo(tmp_path, 40)
+async def test_many_tables_share_commits_and_every_action_is_stored(database_url) -> None:
+    repo = await make_repo(database_url, 40)
     for seq in range(4, 9):
         await asyncio.gather(*(repo.append_action(f"t{i}", seq, i % 2, {"type": "x", "n": seq},
                                                   "player", None) for i in range(40)))
@@ -48,8 +48,8 @@ async def test_many_tables_share_commits_and_every_action_is_stored(tmp_path) ->
     await repo.sessions.kw["bind"].dispose()
 
 
-async def test_a_stale_or_duplicate_write_fails_alone(tmp_path) -> None:
-    repo = await make_repo(tmp_path, 3)
+async def test_a_stale_or_duplicate_write_fails_alone(database_url) -> None:
+    repo = await make_repo(database_url, 3)
     await repo.append_action("t0", 4, 0, {"type": "a"}, "player", None)
     results = await asyncio.gather(
         repo.append_action("t0", 4, 1, {"type": "again"}, "player", None),  # seq taken
@@ -62,5 +62,36 @@ async def test_a_stale_or_duplicate_write_fails_alone(tmp_path) -> None:
     assert await repo.actions("t2") == [] and (await repo.table("t2")).version == 3
     assert [a.action for a in await repo.actions("t0")] == [{"type": "a"}]
     assert [a.action for a in await repo.actions("t1")] == [{"type": "fine"}]
+    await repo.close()
+    await repo.sessions.kw["bind"].dispose()
+
+
+async def test_a_batch_with_a_stale_epoch_stores_the_others_and_nothing_of_the_stale(
+        database_url) -> None:
+    """One batch: two actions of one table (the fence spans both), a finishing table, and a
+    table written with an owner epoch it no longer holds: only the last is refused, and it
+    leaves neither its action nor a version behind."""
+    repo = await make_repo(database_url, 3)
+    epoch = (await repo.take_over("t2")).owner_epoch
+    await repo.take_over("t2")  # another owner since
+    results = await asyncio.gather(
+        repo.append_action("t0", 4, 0, {"type": "a"}, "player", None),
+        repo.append_action("t0", 5, 1, {"type": "b"}, "player", None),
+        repo.append_action("t1", 4, 0, {"type": "end"}, "timeout", {"by_seat": {0: 3}}),
+        repo.append_action("t2", 4, 0, {"type": "late"}, "player", None, epoch),
+        return_exceptions=True)
+    assert results[:3] == [None, None, None]
+    assert isinstance(results[3], StaleOwner)
+    assert [(a.seq, a.action) for a in await repo.actions("t0")] == [
+        (4, {"type": "a"}), (5, {"type": "b"})]
+    assert (await repo.table("t0")).version == 5
+    finished = await repo.table("t1")
+    assert (finished.status, finished.version, finished.outcome) == (
+        "finished", 4, {"by_seat": {"0": 3}})
+    assert [a.source for a in await repo.actions("t1")] == ["timeout"]
+    assert await repo.actions("t2") == [] and (await repo.table("t2")).version == 3
+    # the writer goes on after a refused write
+    await repo.append_action("t0", 6, 0, {"type": "c"}, "player", None)
+    assert (await repo.table("t0")).version == 6
     await repo.close()
     await repo.sessions.kw["bind"].dispose()

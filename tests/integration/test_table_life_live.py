@@ -108,6 +108,9 @@ async def test_chat_is_stored_with_the_table_and_survives_a_restart(server) -> N
     watcher = SeatClient(server.ws_url, table["id"], spectator.token)
     await watcher.open()
     await clients[0].send({"type": "chat", "text": "<script>alert(1)</script> hola"})
+    # two sockets' messages reach the server in no set order: the second is sent once the
+    # first is told
+    await chat_lines(clients[1], 3)
     await watcher.send({"type": "chat", "text": "¡suerte!"})
     lines = await chat_lines(clients[1], 4)  # joined, started (replayed), and the two
     assert [m["kind"] for m in lines[-2:]] == ["player", "spectator"]
