@@ -100,6 +100,12 @@ def text_frame(payload: bytes) -> bytes:
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
 
 
+_PROTOCOL_NEEDS = ("disconnected", "close_sent", "handshake_complete", "initial_response",
+                   "writable", "transport", "conn")
+_CONN_NEEDS = ("state", "extensions", "expect_continuation_frame", "writes", "send_text",
+               "data_to_send")
+
+
 def direct_sender(send: Any) -> Callable[[str], bool] | None:
     """A synchronous text sender for a socket served by uvicorn's websockets-sansio protocol,
     found behind the ASGI ``send`` the app was given (None under any other server).
@@ -145,6 +151,11 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
             if callable(value) and not isinstance(value, type):
                 stack.append(value)
     if protocol is None:
+        return None
+    # what the sender reads is uvicorn's and websockets' own, not their API: if a version
+    # lacks any of it, the awaited path is used (a version pinned in uv.lock has it all)
+    if not all(hasattr(protocol, name) for name in _PROTOCOL_NEEDS) or \
+            not all(hasattr(getattr(protocol, "conn", None), name) for name in _CONN_NEEDS):
         return None
     p = protocol
     ws = p.conn  # websockets' sans-I/O ServerProtocol
