@@ -299,6 +299,12 @@ class Cluster:
             self._gone.discard(table_id)
             self._dirty[table_id] = summary
 
+    def drop_pending_summary(self, table_id: str) -> None:
+        """A table handed to another process: what this one had yet to publish of it is
+        older than what its new owner publishes, so it is not published at all."""
+        self._dirty.pop(table_id, None)
+        self._gone.discard(table_id)
+
     async def _publish(self) -> None:
         dirty, gone = self._dirty, self._gone
         self._dirty, self._gone = {}, set()

@@ -291,6 +291,7 @@ class Registry:
             if not await self.cluster.transfer(table_id, to_node):
                 return "not_owner"  # the lease was lost meanwhile: someone else has it
             self._arrived.pop(table_id, None)
+            self.cluster.drop_pending_summary(table_id)  # the new owner's is newer
             self.cluster.counts["handed_over"] += 1
             log.info("table %s handed over to node %s", table_id, to_node)
             return "given"

@@ -95,28 +95,45 @@ async def test_a_table_created_through_a_and_played_through_b_ends_up_owned_by_b
     clients = [SeatClient(b.ws_url, table["id"], p.token) for p in (host, guest)]
     for c in clients:
         await c.open()
-    started = httpx.post(f"{b.url}/api/tables/{table['id']}/start", headers=host.headers,
-                         timeout=10)
-    assert started.status_code == 200, started.text
-    # a call through A now reaches it at B (forwarded: B has the sockets, so it keeps it)
-    seen = httpx.get(f"{a.url}/api/tables/{table['id']}", timeout=10).json()
-    assert seen["status"] == "playing"
-    assert [s["connected"] for s in seen["seats"]] == [True, True]
-    assert owners(pair, table["id"]) == [1]
-    # the lobby of either process lists it with both players
-    for server in pair:
-        listed = {t["id"]: t for t in httpx.get(f"{server.url}/api/tables", timeout=10).json()}
-        assert [s["player"]["name"] for s in listed[table["id"]]["seats"]] == ["Ana", "Ben"]
+    try:
+        started = httpx.post(f"{b.url}/api/tables/{table['id']}/start", headers=host.headers,
+                             timeout=10)
+        assert started.status_code == 200, started.text
+        # a call through A now reaches it at B (forwarded: B has the sockets, so it keeps it)
+        seen = httpx.get(f"{a.url}/api/tables/{table['id']}", timeout=10).json()
+        assert seen["status"] == "playing"
+        assert [s["connected"] for s in seen["seats"]] == [True, True]
+        assert owners(pair, table["id"]) == [1]
+        # the lobby of either process lists it with both players (another process's tables
+        # reach a lobby through the summaries their owner publishes now and then: wait for it)
+        for server in pair:
+            assert await _listed_names(server.url, table["id"]) == ["Ana", "Ben"]
 
-    final = await play_to_end(clients, random.Random(7))
-    for c in clients:
-        await c.close()
+        final = await play_to_end(clients, random.Random(7))
+    finally:
+        for c in clients:
+            await c.close()
     # nothing of the game was forwarded: B served every socket and frame itself
     figures = cluster_figures(b)
     assert figures["forwarded_sockets"] == figures["forwarded_frames"] == 0
     assert owners(pair, table["id"]) == [1]
     record = httpx.get(f"{a.url}/api/matches/{table['id']}", timeout=10).json()
     assert [r["seq"] for r in record["actions"]] == list(range(4, final["version"] + 1))
+
+
+async def _listed_names(url: str, table_id: str, within: float = 15.0) -> list[str] | None:
+    """The seated players' names for a table in a lobby's list, once it lists them all."""
+    names = None
+    deadline = asyncio.get_running_loop().time() + within
+    while asyncio.get_running_loop().time() < deadline:
+        async with httpx.AsyncClient(timeout=10) as http:
+            listed = {t["id"]: t for t in (await http.get(f"{url}/api/tables")).json()}
+        if table_id in listed:
+            names = [s["player"]["name"] for s in listed[table_id]["seats"] if s.get("player")]
+            if len(names) == len(listed[table_id]["seats"]):
+                return names
+        await asyncio.sleep(0.2)
+    return names
 
 
 async def test_a_table_with_a_socket_at_its_owner_stays_and_is_forwarded(pair) -> None:
