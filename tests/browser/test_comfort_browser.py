@@ -137,7 +137,15 @@ def test_every_table_state_in_view_accessible_and_translated(scenes, shared_serv
                     problems += [f"{where}: {v}" for v in axe_violations(page)]
                 if viewport is PHONE:
                     width = page.evaluate("document.documentElement.scrollWidth")
-                    assert width <= PHONE["width"], f"{where}: the page scrolls sideways"
+                    if width > PHONE["width"]:  # say what sticks out (seen once in CI)
+                        wide = page.evaluate("""(w) => [...document.querySelectorAll("body *")]
+                          .filter((e) => e.getBoundingClientRect().right > w + 1).slice(0, 12)
+                          .map((e) => `${e.tagName}.${e.className} right=${
+                            Math.round(e.getBoundingClientRect().right)}`)""", PHONE["width"])
+                        page.screenshot(path=str(SHOTS / f"{game}-{state}-wide.png"),
+                                        full_page=True)
+                        raise AssertionError(f"{where}: the page scrolls sideways "
+                                             f"({width} px): {wide}")
                 if state == "turn" and lang == "es":
                     assert page.locator("#banner.mine").count() == 1, where
                     page.screenshot(path=str(SHOTS / f"{game}-turn-{viewport['width']}.png"))
