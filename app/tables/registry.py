@@ -19,7 +19,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.db.models import GameTable
@@ -221,16 +221,23 @@ class Registry:
         """Take a table over if nobody owns it: claim its lease, bump its owner epoch, then
         rebuild it from its log. None if it does not exist (or is deleted)."""
         assert self.cluster is not None
+        async with self._one_at_a_time(table_id):
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                return actor
+            if table_id in self._moving or not await self.cluster.claim(table_id):
+                raise AppError("table_moving", "this table is served by another server "
+                               "right now: try again in a moment", 503)
+            return await self._rebuild(table_id)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, table_id: str) -> AsyncIterator[None]:
+        """Adopting or taking ``table_id``: one request of this process at a time (the
+        others then find the actor it made); the lock is forgotten when nobody waits."""
         lock = self._adopting.setdefault(table_id, asyncio.Lock())
         try:
             async with lock:
-                actor = self.actors.get(table_id)
-                if actor is not None:
-                    return actor
-                if table_id in self._moving or not await self.cluster.claim(table_id):
-                    raise AppError("table_moving", "this table is served by another server "
-                                   "right now: try again in a moment", 503)
-                return await self._rebuild(table_id)
+                yield
         finally:
             if not lock.locked():
                 self._adopting.pop(table_id, None)
@@ -311,38 +318,33 @@ class Registry:
         is bumped and the table rebuilt from its log, as in :meth:`adopt`. None when the
         owner keeps it (its refusal is then believed for a while: ``ask`` is not called)."""
         assert self.cluster is not None
-        lock = self._adopting.setdefault(table_id, asyncio.Lock())
-        try:
-            async with lock:
-                actor = self.actors.get(table_id)
-                if actor is not None:
-                    return actor
-                now = time.monotonic()
-                if self._refused.get(table_id, 0.0) > now:
-                    return None
-                asked = self.cluster.now()
-                try:
-                    given = await ask()
-                except Exception:  # noqa: BLE001 - no answer: the lease says what happened
-                    log.warning("table %s: the hand-over request failed", table_id,
-                                exc_info=True)
-                    given = False
-                # even without an answer the owner may have handed it over: Redis knows
-                if not await self.cluster.accept(table_id, asked):
-                    if len(self._refused) > 10_000:
-                        self._refused = {t: u for t, u in self._refused.items() if u > now}
-                    self._refused[table_id] = now + self.REFUSAL_SECONDS
-                    return None
-                if not given:
-                    log.warning("table %s: handed over without an answer", table_id)
-                actor = await self._rebuild(table_id)
-                if actor is not None:
-                    self._arrived[table_id] = time.monotonic()
-                    self.cluster.counts["taken_over"] += 1
+        async with self._one_at_a_time(table_id):
+            actor = self.actors.get(table_id)
+            if actor is not None:
                 return actor
-        finally:
-            if not lock.locked():
-                self._adopting.pop(table_id, None)
+            now = time.monotonic()
+            if self._refused.get(table_id, 0.0) > now:
+                return None
+            asked = self.cluster.now()
+            try:
+                given = await ask()
+            except Exception:  # noqa: BLE001 - no answer: the lease says what happened
+                log.warning("table %s: the hand-over request failed", table_id,
+                            exc_info=True)
+                given = False
+            # even without an answer the owner may have handed it over: Redis knows
+            if not await self.cluster.accept(table_id, asked):
+                if len(self._refused) > 10_000:
+                    self._refused = {t: u for t, u in self._refused.items() if u > now}
+                self._refused[table_id] = now + self.REFUSAL_SECONDS
+                return None
+            if not given:
+                log.warning("table %s: handed over without an answer", table_id)
+            actor = await self._rebuild(table_id)
+            if actor is not None:
+                self._arrived[table_id] = time.monotonic()
+                self.cluster.counts["taken_over"] += 1
+            return actor
 
     async def sweep(self) -> int:
         """Take over every waiting or playing table whose owner has gone (its lease expired),

@@ -37,20 +37,23 @@ def _start(postgres_cluster, redis_server, tmp_path, count: int) -> list[LiveSer
     return servers
 
 
+def _running(postgres_cluster, redis_server, tmp_path, count: int):
+    servers = _start(postgres_cluster, redis_server, tmp_path, count)
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
 @pytest.fixture
 def pair(postgres_cluster, redis_server, tmp_path):
-    servers = _start(postgres_cluster, redis_server, tmp_path, 2)
-    yield servers
-    for server in servers:
-        server.stop()
+    yield from _running(postgres_cluster, redis_server, tmp_path, 2)
 
 
 @pytest.fixture
 def trio(postgres_cluster, redis_server, tmp_path):
-    servers = _start(postgres_cluster, redis_server, tmp_path, 3)
-    yield servers
-    for server in servers:
-        server.stop()
+    yield from _running(postgres_cluster, redis_server, tmp_path, 3)
 
 
 def cluster_figures(server: LiveServer) -> dict[str, Any]:
