@@ -6,13 +6,18 @@ go. The task starts with the first item and is cancelled by ``close``."""
 from __future__ import annotations
 
 import asyncio
-from typing import Generic, TypeVar
+import sqlite3
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
+from sqlalchemy import Table, insert
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import metrics
 
 Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 class BatchWriter(Generic[Item]):
@@ -47,3 +52,89 @@ class BatchWriter(Generic[Item]):
 
     async def _store(self, batch: list[Item]) -> None:
         raise NotImplementedError
+
+
+# ---------------------------------------------------------------------- SQLite: one hop
+
+
+def one_hop(engine: AsyncEngine) -> bool:
+    """Whether this engine's writes can be made in one hop to the database's thread: SQLite
+    through aiosqlite, whose connection runs every call in a thread of its own. SQLAlchemy
+    makes ~3 such hops per statement (cursor, execute, close) and one per commit; a batch
+    run as one function in that thread makes one. Anything else (PostgreSQL) keeps the
+    SQLAlchemy path."""
+    if engine.dialect.name != "sqlite" or engine.dialect.driver != "aiosqlite":
+        return False
+    import aiosqlite
+
+    return callable(getattr(aiosqlite.Connection, "_execute", None))
+
+
+class RawStatement:
+    """A Core statement compiled once for SQLite: its SQL (``?`` placeholders), the names of
+    its parameters in order and each one's bind processor (the column type's own: datetimes
+    as SQLAlchemy stores them, JSON encoded, booleans as integers), so the raw ``sqlite3``
+    connection stores exactly what SQLAlchemy would."""
+
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
+        self.processors = tuple(
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in self.names)
+
+    def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(value if process is None else process(value)
+                     for process, value in zip(self.processors,
+                                               (values[name] for name in self.names),
+                                               strict=True))
+
+
+class RawInsert(RawStatement):
+    """``INSERT`` of every column of ``table``; a row may leave out a column with a scalar
+    Python default (given here, as SQLAlchemy would) or a nullable one (NULL)."""
+
+    def __init__(self, table: Table, dialect: Any) -> None:
+        super().__init__(insert(table), dialect)
+        self.fill: dict[str, Any] = {}
+        for column in table.columns:
+            default = column.default
+            if default is not None and getattr(default, "is_scalar", False):
+                self.fill[column.key] = default.arg  # type: ignore[attr-defined]
+            elif column.nullable:
+                self.fill[column.key] = None
+
+    def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        if len(values) < len(self.names):
+            values = {**self.fill, **values}
+        return super().params(values)
+
+
+def transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], Result]
+                ) -> Result:
+    """``work(db)`` in one transaction, committed (durable: the connection runs with
+    ``synchronous=FULL``) or rolled back if it raises. Runs in the database's thread."""
+    if not db.in_transaction:
+        db.execute("BEGIN")
+    try:
+        result = work(db)
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return result
+
+
+async def run_in_thread(engine: AsyncEngine, work: Callable[[sqlite3.Connection], Result]
+                        ) -> Result:
+    """``work(db)`` on the pool's SQLite connection, in aiosqlite's thread: one hop there and
+    back for all of it. ``work`` leaves no transaction open (see ``transaction``). A
+    ``sqlite3`` error comes back as SQLAlchemy's (``IntegrityError``, ``OperationalError``
+    ...), as the same statements through SQLAlchemy would raise it."""
+    async with engine.connect() as conn:
+        driver = (await conn.get_raw_connection()).driver_connection
+        try:
+            return await driver._execute(work, driver._conn)  # type: ignore[union-attr]
+        except sqlite3.Error as exc:
+            raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc

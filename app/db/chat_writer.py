@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter
+from app.db.batching import BatchWriter, RawInsert, one_hop, run_in_thread, transaction
 from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,8 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 1000) -> None:
         super().__init__(engine, max_batch)
+        # SQLite: the batch's inserts and its commit in one hop to the database's thread
+        self.raw = RawInsert(CHAT, engine.dialect) if one_hop(engine) else None
         self.batches = 0
         self.lines = 0
 
@@ -45,8 +47,13 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
-            async with self.engine.begin() as conn:
-                await conn.execute(insert(CHAT), [row for row, _ in batch])
+            if self.raw is not None:
+                sql, rows = self.raw.sql, [self.raw.params(row) for row, _ in batch]
+                await run_in_thread(self.engine, lambda db: transaction(
+                    db, lambda db: db.executemany(sql, rows)))
+            else:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(CHAT), [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
             log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
             for _, done in batch:
