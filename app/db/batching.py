@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Table, insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 from app import metrics
 
@@ -28,6 +29,8 @@ class BatchWriter(Generic[Item]):
         self.max_batch = max_batch
         self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._lingering: list[Item] = []  # a batch waiting for more (see ``_linger``)
+        self._waker: asyncio.Future[None] | None = None
 
     def _put(self, item: Item) -> None:
         if self._task is None or self._task.done():
@@ -45,13 +48,51 @@ class BatchWriter(Generic[Item]):
     async def _run(self) -> None:
         while True:
             batch = [await self._queue.get()]
-            while len(batch) < self.max_batch and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+            self._take(batch)
+            wait = self._linger(batch)
+            if wait:
+                self._lingering = batch  # (a close meanwhile stores it: ChatWriter.close)
+                loop = asyncio.get_running_loop()
+                self._waker = woken = loop.create_future()
+                timer = loop.call_later(wait, _wake, woken)
+                try:
+                    await woken  # the time is up, or ``_end_linger`` was called
+                finally:
+                    timer.cancel()
+                    self._waker = None
+                self._lingering = []
+                self._take(batch)
             await self._store(batch)
             metrics.batch_committed(self.name, len(batch))
 
+    def _take(self, batch: list[Item]) -> None:
+        """Add what has queued meanwhile, up to ``max_batch``."""
+        while len(batch) < self.max_batch and not self._queue.empty():
+            batch.append(self._queue.get_nowait())
+
+    def _linger(self, batch: list[Item]) -> float:
+        """Seconds to wait for more before storing ``batch`` (0: store it at once)."""
+        return 0.0
+
+    def _end_linger(self) -> None:
+        """Store the lingering batch now (with what has queued)."""
+        if self._waker is not None:
+            _wake(self._waker)
+
+    def _queued(self) -> list[Item]:
+        """Everything still queued (taken out of the queue)."""
+        items = []
+        while not self._queue.empty():
+            items.append(self._queue.get_nowait())
+        return items
+
     async def _store(self, batch: list[Item]) -> None:
         raise NotImplementedError
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 # ---------------------------------------------------------------------- SQLite: one hop
@@ -132,9 +173,14 @@ async def run_in_thread(engine: AsyncEngine, work: Callable[[sqlite3.Connection]
     back for all of it. ``work`` leaves no transaction open (see ``transaction``). A
     ``sqlite3`` error comes back as SQLAlchemy's (``IntegrityError``, ``OperationalError``
     ...), as the same statements through SQLAlchemy would raise it."""
-    async with engine.connect() as conn:
-        driver = (await conn.get_raw_connection()).driver_connection
-        try:
-            return await driver._execute(work, driver._conn)  # type: ignore[union-attr]
-        except sqlite3.Error as exc:
-            raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+    # the pool's own connection, without an engine-level Connection around it (one
+    # greenlet switch to check it out, one to give it back: app/db/session.py's reset then
+    # finds no transaction open and makes no trip)
+    pooled = await engine.raw_connection()
+    try:
+        driver = pooled.driver_connection
+        return await driver._execute(work, driver._conn)  # type: ignore[union-attr]
+    except sqlite3.Error as exc:
+        raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+    finally:
+        await greenlet_spawn(pooled.close)

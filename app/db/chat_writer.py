@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 CHAT = ChatLine.__table__
 
+# how long a batch of system lines waits for more on SQLite (see ChatWriter._linger)
+LINGER = 0.005
+
 
 class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
     name = "chat-writer"
@@ -38,11 +41,29 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
         self.batches = 0
         self.lines = 0
 
+    def _linger(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> float:
+        """On SQLite, a batch of system lines only (joins, leaves, reconnects: nobody waits
+        for them) waits ``LINGER`` seconds for more, so that a busy lobby's lines share a
+        commit; a player's message is stored at once, with whatever has gathered."""
+        if self.raw is None or len(batch) >= self.max_batch:
+            return 0.0
+        return LINGER if all(row["kind"] == "system" for row, _ in batch) else 0.0
+
+    async def close(self) -> None:
+        """Stop, storing first the lines still queued or lingering (a shutdown keeps them)."""
+        lingering, self._lingering = self._lingering, []
+        await super().close()
+        pending = [item for item in lingering + self._queued() if not item[1].done()]
+        if pending:
+            await self._store(pending)
+
     def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
         """Queue one line (a ``chat_lines`` row as a dict); the future is done once it is
         stored (or failed)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._put((row, done))
+        if row["kind"] != "system":  # someone waits for this one: no lingering
+            self._end_linger()
         return done
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:

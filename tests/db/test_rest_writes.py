@@ -262,3 +262,47 @@ async def test_a_connection_given_back_mid_transaction_is_rolled_back(tmp_path) 
     await repo.create_player("p1", "Ana", "tok-1")  # commits on that same connection
     assert sorted(await repo.players_by_id(["x", "y", "p1"])) == ["p1"]
     await done(repo)
+
+
+def system_line(repo: Repository, seq: int) -> asyncio.Future[None]:
+    return repo.queue_chat_line("t0", seq, at=AT, kind="system", seat=1, player_id=None,
+                                name="", text=None, code="joined", params={"name": "Bea"})
+
+
+async def test_system_lines_wait_for_company_and_a_message_is_stored_at_once(
+        tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)  # never, within this test
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_table(table(0), host_seat=0)
+    lines = [system_line(repo, 1)]
+    for seq in (2, 3):
+        await asyncio.sleep(0.01)  # the writer has taken the first line: it lingers
+        lines.append(system_line(repo, seq))
+    assert not any(line.done() for line in lines) and repo.chat_writer.batches == 0
+    message = repo.queue_chat_line("t0", 4, at=AT, kind="player", seat=0, player_id="p0",
+                                   name="Host", text="hola", code=None, params=None)
+    await asyncio.wait_for(message, 10)  # a message ends the wait: stored with the others
+    await asyncio.gather(*lines)
+    assert repo.chat_writer.batches == 1 and repo.chat_writer.lines == 4
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2, 3, 4]
+    await done(repo)
+
+
+async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_table(table(0), host_seat=0)
+    first = system_line(repo, 1)
+    await asyncio.sleep(0.01)  # lingering
+    second = system_line(repo, 2)  # still queued
+    await asyncio.wait_for(done(repo), 10)
+    assert first.done() and second.done() and first.exception() is None
+    again = await make_repo(tmp_path)
+    assert [c.seq for c in await again.chat_lines("t0")] == [1, 2]
+    await done(again)
