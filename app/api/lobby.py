@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, requested_seed
+from app.api.deps import CurrentPlayer, RegistryDep, get_registry, identify, requested_seed
 from app.api.limits import get_limits
 from app.api.schemas import (
     JoinedOut,
@@ -75,10 +75,13 @@ async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
 
 
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
-async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
-                      game: str | None = None, status: str | None = None) -> Response:
+async def list_tables(request: Request, game: str | None = None,
+                      status: str | None = None) -> Response:
     """Public tables waiting for players or playing (filter with ?game= and ?status=); a
     game everyone has left (each seat away for the table's absence grace) is not listed."""
+    # the caller and the registry read here, not as dependencies: each dependency FastAPI
+    # solves costs more than the read itself (the same for one table, below)
+    player, registry = await identify(request), get_registry(request)
     tables = [t for t in await registry.public_summaries() if not abandoned(t[0])]
     if game:
         tables = [t for t in tables if t[0]["game"] == game]
@@ -91,9 +94,9 @@ async def list_tables(request: Request, registry: RegistryDep, player: MaybePlay
 
 
 @router.get("/tables/{table_id}", response_model=TableOut, responses=errors(401, 404, 503))
-async def get_table(table_id: str, request: Request, registry: RegistryDep,
-                    player: MaybePlayer) -> Response:
-    actor = await registry.get(table_id)
+async def get_table(table_id: str, request: Request) -> Response:
+    player = await identify(request)
+    actor = await get_registry(request).get(table_id)
     return json_response(table_json(request, actor, player.id if player else None))
 
 

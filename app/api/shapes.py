@@ -4,12 +4,13 @@ a viewer (with its links), a finished match, and a player's result in one."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import orjson
 from fastapi import Request, Response
 
-from app.api.deps import watch_key
+from app.api.deps import secret_key, watch_key
 from app.api.schemas import MatchSeat, PlayerOut, TableOut
 from app.config import get_settings
 from app.db.models import GameTable
@@ -17,8 +18,33 @@ from app.tables.actor import TableActor
 
 
 def absolute(request: Request, path: str) -> str:
-    base = get_settings().public_url or str(request.base_url)
-    return base.rstrip("/") + path
+    return _base(request) + path
+
+
+_BASES: dict[tuple[Any, ...], str] = {}
+
+
+def _base(request: Request) -> str:
+    """This site's address as the caller reached it (``LUDOTECA_PUBLIC_URL`` when set), no
+    trailing slash; kept per (scheme, Host, server, root path): Starlette builds the URL
+    anew at every ask."""
+    public = get_settings().public_url
+    if public:
+        return public.rstrip("/")
+    scope = request.scope
+    key = (scope.get("scheme"), request.headers.get("host"), scope.get("server"),
+           scope.get("root_path", ""))
+    base = _BASES.get(key)
+    if base is None:
+        if len(_BASES) > 1000:  # the Host header is the client's to choose: bounded
+            _BASES.clear()
+        base = _BASES[key] = str(request.base_url).rstrip("/")
+    return base
+
+
+@lru_cache(maxsize=4096)
+def _watch_key(secret: str, table_id: str, invite_token: str) -> str:
+    return watch_key(table_id, invite_token)
 
 
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
@@ -36,11 +62,11 @@ def _links(request: Request, summary: dict[str, Any], invite_token: str,
            viewer_id: str | None) -> dict[str, str | None]:
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    base = absolute(request, "")  # once: the request's base URL is rebuilt at every ask
+    base = _base(request)
     invite = watch = None
     if seated or not summary["private"]:
         invite = f"{base}/join/{invite_token}"
-        key = watch_key(summary["id"], invite_token)
+        key = _watch_key(secret_key(), summary["id"], invite_token)
         watch = f"{base}/watch/{summary['id']}/{key}"
     return {"url": f"{base}/tables/{summary['id']}", "invite_url": invite, "watch_url": watch}
 
