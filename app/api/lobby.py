@@ -62,12 +62,12 @@ async def games(request: Request) -> Response:
 
 @router.post("/tables", status_code=201, response_model=TableOut,
              responses=errors(401, 403, 409, 422, 429, 503))
-async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
-                       registry: RegistryDep) -> Response:
+async def create_table(body: NewTable, request: Request, player: CurrentPlayer) -> Response:
     """Create a table; the caller is its host and sits in seat 0. One player hosts at most
     ``LUDOTECA_MAX_HOSTED_TABLES`` waiting or playing tables (409 ``too_many_tables``) and
     creates at most ``LUDOTECA_TABLES_PER_MINUTE`` a minute (429 ``rate_limited``)."""
     seed = requested_seed(request.headers, get_settings())
+    registry = get_registry(request)  # (not a dependency: one fewer for FastAPI to solve)
     async with get_limits(request).new_table(request, registry, player.id):
         actor = await registry.create(player.id, player.name, body.game, body.seats,
                                       body.options, body.private, seed=seed)
@@ -103,20 +103,19 @@ async def get_table(table_id: str, request: Request) -> Response:
 @router.post("/tables/{table_id}/join", response_model=JoinedOut,
              responses=errors(400, 401, 403, 404, 409, 422, 503))
 async def join_table(table_id: str, request: Request, player: CurrentPlayer,
-                     registry: RegistryDep, body: JoinTable | None = None) -> Response:
+                     body: JoinTable | None = None) -> Response:
     """Take a seat (the first free one unless ``seat`` is given). Private tables need ``invite``."""
     body = body or JoinTable()
-    actor = await registry.get(table_id)
+    actor = await get_registry(request).get(table_id)
     seat = await actor.submit(Join(player.id, player.name, body.seat, body.invite))
     return json_response({"seat": seat, "table": table_json(request, actor, player.id)})
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut | None,
              responses=errors(401, 403, 404, 409, 503))
-async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
-                      registry: RegistryDep) -> Response:
+async def leave_table(table_id: str, request: Request, player: CurrentPlayer) -> Response:
     """Give up your seat before the game starts (the last one to leave deletes the table)."""
-    actor = await registry.get(table_id)
+    actor = await get_registry(request).get(table_id)
     await actor.submit(Leave(player.id))
     if actor.table.status is TableStatus.DELETED:
         return json_response(None)
