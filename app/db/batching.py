@@ -133,23 +133,38 @@ class RawStatement:
 
 
 class RawInsert(RawStatement):
-    """``INSERT`` of every column of ``table``; a row may leave out a column with a scalar
-    Python default (given here, as SQLAlchemy would) or a nullable one (NULL)."""
+    """``INSERT`` of every column of ``table``. A row may leave out a column with a scalar
+    Python default (given here, as SQLAlchemy would) or a nullable one without a server
+    default (NULL, as SQLAlchemy's insert leaving it out stores: not passed through the
+    column's processor, which would make JSON ``null`` of it)."""
 
     def __init__(self, table: Table, dialect: Any) -> None:
         super().__init__(insert(table), dialect)
-        self.fill: dict[str, Any] = {}
+        self.defaults: dict[str, Any] = {}
+        self.nullable: set[str] = set()
         for column in table.columns:
             default = column.default
             if default is not None and getattr(default, "is_scalar", False):
-                self.fill[column.key] = default.arg  # type: ignore[attr-defined]
-            elif column.nullable:
-                self.fill[column.key] = None
+                self.defaults[column.key] = default.arg  # type: ignore[attr-defined]
+            elif column.nullable and column.server_default is None:
+                self.nullable.add(column.key)
 
     def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        if len(values) < len(self.names):
-            values = {**self.fill, **values}
-        return super().params(values)
+        if len(values) >= len(self.names):
+            return super().params(values)
+        out = []
+        for name, process in zip(self.names, self.processors, strict=True):
+            if name in values:
+                value = values[name]
+            elif name in self.defaults:
+                value = self.defaults[name]
+            elif name in self.nullable:
+                out.append(None)
+                continue
+            else:
+                raise KeyError(f"no value for {name!r}")
+            out.append(value if process is None else process(value))
+        return tuple(out)
 
 
 def transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], Result]

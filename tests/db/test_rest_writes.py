@@ -191,6 +191,9 @@ async def fill(repo: Repository) -> None:
     t.created_at = AT
     t.options = {"clues": 8, "variant": "ñ", "list": [1, None]}
     await repo.create_table(t, host_seat=2)
+    left_out = table(1)  # outcome, position... left out: NULL
+    left_out.created_at = AT
+    await repo.create_table(left_out, host_seat=0)
     await repo.save_seats("t0", [None, "p1", "p0"], "p0", 2, epoch=0)
     await repo.set_status("t0", "finished", 9, epoch=0, started_at=AT, finished_at=AT,
                           outcome={"score": 25, "why": None})
@@ -213,6 +216,12 @@ async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) 
     stored = dump(tmp_path / "raw" / "r.db")
     assert stored == dump(tmp_path / "sa" / "r.db")
     assert len(stored["players"]) == 2 and len(stored["chat_lines"]) == 2
+    db = sqlite3.connect(tmp_path / "raw" / "r.db")
+    try:  # a JSON column left out is SQL NULL, not JSON null
+        assert db.execute("SELECT outcome IS NULL, position IS NULL FROM tables "
+                          "WHERE id = 't1'").fetchone() == (1, 1)
+    finally:
+        db.close()
 
 
 async def test_writes_made_in_one_hop_are_there_after_a_restart(tmp_path) -> None:
