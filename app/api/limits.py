@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from ipaddress import ip_address, ip_network
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,8 @@ class Limits:
         return None if address in self.exempt else address
 
     def new_player(self, conn: HTTPConnection) -> None:
+        if self.players_by_ip.per_minute <= 0:  # the limit is off
+            return
         address = self._address(conn)
         if address is not None:
             self.players_by_ip.check(address)
@@ -111,12 +114,13 @@ class Limits:
                                f"you already host {hosted} tables waiting or playing (at most "
                                f"{cap}): finish or delete one first", 409)
             self.tables_by_player.check(player_id)
-            address = self._address(conn)
+            address = self._address(conn) if self.tables_by_ip.per_minute > 0 else None
             if address is not None:
                 self.tables_by_ip.check(address)
             yield
 
 
+@lru_cache(maxsize=65536)  # a pure function of the text: parsed once per address
 def _normal_ip(text: str) -> str:
     """The key an address is counted under: itself for IPv4, its /64 for IPv6 (one home or
     machine usually holds a whole /64, so single addresses would be free to rotate)."""

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, requested_seed
+from app.api.deps import CurrentPlayer, RegistryDep, get_registry, identify, requested_seed
 from app.api.limits import get_limits
 from app.api.schemas import (
     JoinedOut,
@@ -18,7 +18,7 @@ from app.api.schemas import (
     TakeSeatsIn,
     errors,
 )
-from app.api.shapes import summary_out, table_out
+from app.api.shapes import json_response, summary_json, table_json, table_out
 from app.config import get_settings
 from app.games import ENGINES
 from app.tables.core.commands import (
@@ -62,23 +62,26 @@ async def games(request: Request) -> Response:
 
 @router.post("/tables", status_code=201, response_model=TableOut,
              responses=errors(401, 403, 409, 422, 429, 503))
-async def create_table(body: NewTable, request: Request, player: CurrentPlayer,
-                       registry: RegistryDep) -> TableOut:
+async def create_table(body: NewTable, request: Request, player: CurrentPlayer) -> Response:
     """Create a table; the caller is its host and sits in seat 0. One player hosts at most
     ``LUDOTECA_MAX_HOSTED_TABLES`` waiting or playing tables (409 ``too_many_tables``) and
     creates at most ``LUDOTECA_TABLES_PER_MINUTE`` a minute (429 ``rate_limited``)."""
     seed = requested_seed(request.headers, get_settings())
+    registry = get_registry(request)  # (not a dependency: one fewer for FastAPI to solve)
     async with get_limits(request).new_table(request, registry, player.id):
         actor = await registry.create(player.id, player.name, body.game, body.seats,
                                       body.options, body.private, seed=seed)
-    return table_out(request, actor, player.id)
+    return json_response(table_json(request, actor, player.id), 201)
 
 
 @router.get("/tables", response_model=list[TableOut], responses=errors(401, 422, 503))
-async def list_tables(request: Request, registry: RegistryDep, player: MaybePlayer,
-                      game: str | None = None, status: str | None = None) -> list[TableOut]:
+async def list_tables(request: Request, game: str | None = None,
+                      status: str | None = None) -> Response:
     """Public tables waiting for players or playing (filter with ?game= and ?status=); a
     game everyone has left (each seat away for the table's absence grace) is not listed."""
+    # the caller and the registry read here, not as dependencies: each dependency FastAPI
+    # solves costs more than the read itself (the same for one table, below)
+    player, registry = await identify(request), get_registry(request)
     tables = [t for t in await registry.public_summaries() if not abandoned(t[0])]
     if game:
         tables = [t for t in tables if t[0]["game"] == game]
@@ -86,37 +89,37 @@ async def list_tables(request: Request, registry: RegistryDep, player: MaybePlay
         tables = [t for t in tables if t[0]["status"] == status]
     tables.sort(key=lambda t: t[0]["created_at"], reverse=True)
     viewer = player.id if player else None
-    return [summary_out(request, summary, invite, viewer) for summary, invite in tables]
+    return json_response([summary_json(request, summary, invite, viewer)
+                          for summary, invite in tables])
 
 
 @router.get("/tables/{table_id}", response_model=TableOut, responses=errors(401, 404, 503))
-async def get_table(table_id: str, request: Request, registry: RegistryDep,
-                    player: MaybePlayer) -> TableOut:
-    actor = await registry.get(table_id)
-    return table_out(request, actor, player.id if player else None)
+async def get_table(table_id: str, request: Request) -> Response:
+    player = await identify(request)
+    actor = await get_registry(request).get(table_id)
+    return json_response(table_json(request, actor, player.id if player else None))
 
 
 @router.post("/tables/{table_id}/join", response_model=JoinedOut,
              responses=errors(400, 401, 403, 404, 409, 422, 503))
 async def join_table(table_id: str, request: Request, player: CurrentPlayer,
-                     registry: RegistryDep, body: JoinTable | None = None) -> JoinedOut:
+                     body: JoinTable | None = None) -> Response:
     """Take a seat (the first free one unless ``seat`` is given). Private tables need ``invite``."""
     body = body or JoinTable()
-    actor = await registry.get(table_id)
+    actor = await get_registry(request).get(table_id)
     seat = await actor.submit(Join(player.id, player.name, body.seat, body.invite))
-    return JoinedOut(seat=seat, table=table_out(request, actor, player.id))
+    return json_response({"seat": seat, "table": table_json(request, actor, player.id)})
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut | None,
              responses=errors(401, 403, 404, 409, 503))
-async def leave_table(table_id: str, request: Request, player: CurrentPlayer,
-                      registry: RegistryDep) -> TableOut | None:
+async def leave_table(table_id: str, request: Request, player: CurrentPlayer) -> Response:
     """Give up your seat before the game starts (the last one to leave deletes the table)."""
-    actor = await registry.get(table_id)
+    actor = await get_registry(request).get(table_id)
     await actor.submit(Leave(player.id))
     if actor.table.status is TableStatus.DELETED:
-        return None
-    return table_out(request, actor, player.id)
+        return json_response(None)
+    return json_response(table_json(request, actor, player.id))
 
 
 @router.post("/tables/{table_id}/start", response_model=TableOut,

@@ -4,11 +4,13 @@ a viewer (with its links), a finished match, and a player's result in one."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from fastapi import Request
+import orjson
+from fastapi import Request, Response
 
-from app.api.deps import watch_key
+from app.api.deps import secret_key, watch_key
 from app.api.schemas import MatchSeat, PlayerOut, TableOut
 from app.config import get_settings
 from app.db.models import GameTable
@@ -16,8 +18,33 @@ from app.tables.actor import TableActor
 
 
 def absolute(request: Request, path: str) -> str:
-    base = get_settings().public_url or str(request.base_url)
-    return base.rstrip("/") + path
+    return _base(request) + path
+
+
+_BASES: dict[tuple[Any, ...], str] = {}
+
+
+def _base(request: Request) -> str:
+    """This site's address as the caller reached it (``LUDOTECA_PUBLIC_URL`` when set), no
+    trailing slash; kept per (scheme, Host, server, root path): Starlette builds the URL
+    anew at every ask."""
+    public = get_settings().public_url
+    if public:
+        return public.rstrip("/")
+    scope = request.scope
+    key = (scope.get("scheme"), request.headers.get("host"), scope.get("server"),
+           scope.get("root_path", ""))
+    base = _BASES.get(key)
+    if base is None:
+        if len(_BASES) > 1000:  # the Host header is the client's to choose: bounded
+            _BASES.clear()
+        base = _BASES[key] = str(request.base_url).rstrip("/")
+    return base
+
+
+@lru_cache(maxsize=4096)
+def _watch_key(secret: str, table_id: str, invite_token: str) -> str:
+    return watch_key(table_id, invite_token)
 
 
 def table_out(request: Request, actor: TableActor, viewer_id: str | None) -> TableOut:
@@ -28,16 +55,66 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
                 viewer_id: str | None) -> TableOut:
     """A table as the API shows it to ``viewer_id``: the invite and spectator links only for
     its players, or for anyone when the table is public."""
+    return TableOut(**summary, **_links(request, summary, invite_token, viewer_id))
+
+
+def _links(request: Request, summary: dict[str, Any], invite_token: str,
+           viewer_id: str | None) -> dict[str, str | None]:
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    base = absolute(request, "")  # once: the request's base URL is rebuilt at every ask
+    base = _base(request)
     invite = watch = None
     if seated or not summary["private"]:
         invite = f"{base}/join/{invite_token}"
-        key = watch_key(summary["id"], invite_token)
+        key = _watch_key(secret_key(), summary["id"], invite_token)
         watch = f"{base}/watch/{summary['id']}/{key}"
-    return TableOut(**summary, url=f"{base}/tables/{summary['id']}", invite_url=invite,
-                    watch_url=watch)
+    return {"url": f"{base}/tables/{summary['id']}", "invite_url": invite, "watch_url": watch}
+
+
+# The frequent table answers (one table, the open tables, a new table, a join) skip pydantic:
+# the JSON of ``TableOut`` is built here, field for field (tests/api/test_shapes.py checks it
+# against the model's own), and sent as is; the routes still declare ``TableOut`` as their
+# response model, so the OpenAPI document is the same.
+
+
+def _player(player: dict[str, Any] | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {"id": player["id"], "name": player["name"], "bot": player.get("bot", False)}
+
+
+def summary_json(request: Request, summary: dict[str, Any], invite_token: str,
+                 viewer_id: str | None) -> dict[str, Any]:
+    """What ``summary_out(...).model_dump(mode="json")`` gives, without pydantic."""
+    links = _links(request, summary, invite_token, viewer_id)
+    spectators = summary.get("spectators") or {"count": 0, "names": []}
+    branch = summary.get("branch_of")
+    return {
+        "id": summary["id"], "game": summary["game"], "status": str(summary["status"]),
+        "version": summary["version"], "seat_count": summary["seat_count"],
+        "options": summary["options"], "private": summary["private"],
+        "host": _player(summary["host"]),
+        "seats": [{"seat": s["seat"], "player": _player(s["player"]),
+                   "connected": s["connected"],
+                   "away_for": None if s.get("away_for") is None else float(s["away_for"]),
+                   "autopilot": s.get("autopilot", False)} for s in summary["seats"]],
+        "created_at": summary["created_at"], "outcome": summary.get("outcome"),
+        "spectators": {"count": spectators["count"], "names": list(spectators["names"])},
+        "rematch_of": summary.get("rematch_of"),
+        "branch_of": None if branch is None else {"match": branch["match"],
+                                                  "step": branch["step"]},
+        **links,
+    }
+
+
+def table_json(request: Request, actor: TableActor, viewer_id: str | None) -> dict[str, Any]:
+    return summary_json(request, actor.summary(), actor.table.invite_token, viewer_id)
+
+
+def json_response(content: Any, status_code: int = 200) -> Response:
+    """``content`` as JSON, encoded once (orjson), no response model run over it."""
+    return Response(orjson.dumps(content), status_code=status_code,
+                    media_type="application/json")
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -20,12 +20,15 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter
+from app.db.batching import BatchWriter, RawInsert, one_hop, run_in_thread, transaction
 from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
 
 CHAT = ChatLine.__table__
+
+# how long a batch of system lines waits for more on SQLite (see ChatWriter._linger)
+LINGER = 0.005
 
 
 class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
@@ -33,20 +36,45 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 1000) -> None:
         super().__init__(engine, max_batch)
+        # SQLite: the batch's inserts and its commit in one hop to the database's thread
+        self.raw = RawInsert(CHAT, engine.dialect) if one_hop(engine) else None
         self.batches = 0
         self.lines = 0
+
+    def _linger(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> float:
+        """On SQLite, a batch of system lines only (joins, leaves, reconnects: nobody waits
+        for them) waits ``LINGER`` seconds for more, so that a busy lobby's lines share a
+        commit; a player's message is stored at once, with whatever has gathered."""
+        if self.raw is None or len(batch) >= self.max_batch:
+            return 0.0
+        return LINGER if all(row["kind"] == "system" for row, _ in batch) else 0.0
+
+    async def close(self) -> None:
+        """Stop, storing first the lines still queued or lingering (a shutdown keeps them)."""
+        lingering, self._lingering = self._lingering, []
+        await super().close()
+        pending = [item for item in lingering + self._queued() if not item[1].done()]
+        if pending:
+            await self._store(pending)
 
     def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
         """Queue one line (a ``chat_lines`` row as a dict); the future is done once it is
         stored (or failed)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._put((row, done))
+        if row["kind"] != "system":  # someone waits for this one: no lingering
+            self._end_linger()
         return done
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
-            async with self.engine.begin() as conn:
-                await conn.execute(insert(CHAT), [row for row, _ in batch])
+            if self.raw is not None:
+                sql, rows = self.raw.sql, [self.raw.params(row) for row, _ in batch]
+                await run_in_thread(self.engine, lambda db: transaction(
+                    db, lambda db: db.executemany(sql, rows)))
+            else:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(CHAT), [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
             log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
             for _, done in batch:

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter
+from app.db.batching import BatchWriter, RawInsert, one_hop, run_in_thread, transaction
 from app.db.models import Player
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,8 @@ class PlayerWriter(BatchWriter[Item]):
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 500) -> None:
         super().__init__(engine, max_batch)
+        # SQLite: the batch's inserts and its commit in one hop to the database's thread
+        self.raw = RawInsert(PLAYERS, engine.dialect) if one_hop(engine) else None
 
     def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
         """Queue one ``players`` row; the future is done once it is stored (or failed)."""
@@ -40,8 +42,13 @@ class PlayerWriter(BatchWriter[Item]):
 
     async def _store(self, batch: list[Item]) -> None:
         try:
-            async with self.engine.begin() as conn:
-                await conn.execute(insert(PLAYERS), [row for row, _ in batch])
+            if self.raw is not None:
+                sql, rows = self.raw.sql, [self.raw.params(row) for row, _ in batch]
+                await run_in_thread(self.engine, lambda db: transaction(
+                    db, lambda db: db.executemany(sql, rows)))
+            else:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(PLAYERS), [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell the waiters, keep running
             if len(batch) > 1:  # one bad row must not cost the others theirs: one by one
                 for item in batch:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,7 +22,7 @@ from sqlalchemy.orm import selectinload
 from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
 from app.db.player_writer import PlayerWriter
-from app.db.table_writer import TableWriter
+from app.db.table_writer import TableWriter, Write
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -218,11 +219,22 @@ class Repository:
     async def create_table(self, table: GameTable, host_seat: int) -> None:
         values = _values(table)
 
+        seat = {"table_id": table.id, "seat": host_seat, "player_id": table.host_id}
+
         async def write(conn: AsyncConnection) -> None:
             await conn.execute(insert(GameTable).values(values))
-            await conn.execute(insert(TableSeat).values(table_id=table.id, seat=host_seat,
-                                                        player_id=table.host_id))
-        await self.table_writer.write(write)
+            await conn.execute(insert(TableSeat).values(seat))
+
+        raw = self.table_writer.raw
+        if raw is None:
+            await self.table_writer.write(Write(write))
+            return
+        table_row, seat_row = raw.insert_table.params(values), raw.insert_seat.params(seat)
+
+        def raw_write(db: sqlite3.Connection) -> None:
+            db.execute(raw.insert_table.sql, table_row)
+            db.execute(raw.insert_seat.sql, seat_row)
+        await self.table_writer.write(Write(write, raw_write))
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
                          version: int, epoch: int | None = None) -> None:
@@ -234,14 +246,36 @@ class Repository:
             await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             if rows:
                 await conn.execute(insert(TableSeat), rows)
-        await self.table_writer.write(write)
+
+        raw = self.table_writer.raw
+        if raw is None:
+            await self.table_writer.write(Write(write))
+            return
+        seat_rows = [raw.insert_seat.params(row) for row in rows]
+        gone = raw.delete_seats.params({"w_id": table_id})
+
+        def raw_write(db: sqlite3.Connection) -> None:
+            raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
+            db.execute(raw.delete_seats.sql, gone)
+            if seat_rows:
+                db.executemany(raw.insert_seat.sql, seat_rows)
+        await self.table_writer.write(Write(write, raw_write))
 
     async def set_status(self, table_id: str, status: str, version: int,
                          epoch: int | None = None, **fields: Any) -> None:
         async def write(conn: AsyncConnection) -> None:
             await _fenced_update(conn, table_id, epoch, status=status, version=version,
                                  **fields)
-        await self.table_writer.write(write)
+
+        raw = self.table_writer.raw
+        if raw is None:
+            await self.table_writer.write(Write(write))
+            return
+        values = {"status": status, "version": version, **fields}
+
+        def raw_write(db: sqlite3.Connection) -> None:
+            raw.fenced_update(db, table_id, epoch, values)
+        await self.table_writer.write(Write(write, raw_write))
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                             source: str, finished_outcome: dict[str, Any] | None,

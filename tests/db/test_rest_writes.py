@@ -1,12 +1,17 @@
 """The REST side of the repository on a real SQLite database: a bearer token's player
 remembered by one process (and forgotten the moment its name changes), new players and
-tables' rows written in shared commits, a fenced write refused alone."""
+tables' rows written in shared commits, a fenced write refused alone; on SQLite, a batch
+written in one trip to the database's thread, storing exactly what SQLAlchemy would."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 
 from app.db.models import GameTable
 from app.db.repository import Repository, StaleOwner, now
@@ -117,3 +122,196 @@ async def test_a_fenced_write_fails_alone_in_a_shared_commit(tmp_path) -> None:
     t2 = await repo.table("t2")
     assert t2.status == "playing" and [s.player_id for s in t2.seats] == ["p0"]
     await done(repo)
+
+
+# ------------------------------------------------------------- SQLite: a batch in one hop
+
+AT = datetime(2026, 5, 4, 3, 2, 1, 123456, tzinfo=UTC)
+
+
+def count_hops(monkeypatch) -> list[int]:
+    """Every call into aiosqlite's thread, counted."""
+    import aiosqlite
+
+    hops = [0]
+    real = aiosqlite.Connection._execute
+
+    async def counted(self, fn, *args, **kwargs):  # noqa: ANN001, ANN202
+        hops[0] += 1
+        return await real(self, fn, *args, **kwargs)
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    return hops
+
+
+async def test_sqlite_writes_share_one_hop_to_the_database_thread(tmp_path, monkeypatch) -> None:
+    repo = await make_repo(tmp_path)
+    assert repo.player_writer.raw is not None and repo.table_writer.raw is not None
+    assert repo.chat_writer.raw is not None
+    await repo.create_player("p0", "Host", "tok-0")
+    await asyncio.gather(*(repo.create_table(table(i), host_seat=0) for i in range(20)))
+    hops = count_hops(monkeypatch)
+    await asyncio.gather(*(repo.create_player(f"q{i}", f"Q{i}", f"tq-{i}") for i in range(20)))
+    assert hops[0] == 1  # twenty players: their inserts and the commit in one trip
+    hops[0] = 0
+    await asyncio.gather(*(repo.save_seats(f"t{i}", ["p0", f"q{i}"], "p0", 2, epoch=0)
+                           for i in range(20)))
+    assert hops[0] == 1  # twenty tables' update, delete and insert, and the commit
+    hops[0] = 0
+    await asyncio.gather(*(repo.queue_chat_line(f"t{i}", 1, at=AT, kind="system", seat=1,
+                                                player_id=None, name="", text=None,
+                                                code="joined", params={"name": f"Q{i}"})
+                           for i in range(20)))
+    assert hops[0] == 1
+    monkeypatch.undo()
+    for i in (0, 19):
+        row = await repo.table(f"t{i}")
+        assert row is not None and row.version == 2
+        assert [(s.seat, s.player_id) for s in row.seats] == [(0, "p0"), (1, f"q{i}")]
+        assert [(c.seq, c.code, c.params) for c in await repo.chat_lines(f"t{i}")] == [
+            (1, "joined", {"name": f"Q{i}"})]
+    await done(repo)
+
+
+def dump(path) -> dict[str, list[tuple]]:
+    db = sqlite3.connect(path)
+    try:
+        return {name: db.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall()
+                for name in ("players", "tables", "table_seats", "chat_lines")}
+    finally:
+        db.close()
+
+
+async def fill(repo: Repository) -> None:
+    """The same writes, whichever way they are made."""
+    await repo.player_writer.append({"id": "p0", "name": "Ána", "token_hash": "h0",
+                                     "created_at": AT, "bot": False})
+    await repo.player_writer.append({"id": "p1", "name": "Bot", "token_hash": "h1",
+                                     "created_at": AT})  # bot: left to its default
+    t = table(0)
+    t.created_at = AT
+    t.options = {"clues": 8, "variant": "ñ", "list": [1, None]}
+    await repo.create_table(t, host_seat=2)
+    left_out = table(1)  # outcome, position... left out: NULL
+    left_out.created_at = AT
+    await repo.create_table(left_out, host_seat=0)
+    await repo.save_seats("t0", [None, "p1", "p0"], "p0", 2, epoch=0)
+    await repo.set_status("t0", "finished", 9, epoch=0, started_at=AT, finished_at=AT,
+                          outcome={"score": 25, "why": None})
+    await repo.queue_chat_line("t0", 1, at=AT, kind="system", seat=1, player_id=None,
+                               name="", text=None, code="joined", params={"name": "Bot"})
+    await repo.queue_chat_line("t0", 2, at=AT, kind="player", seat=2, player_id="p0",
+                               name="Ána", text="hola \"😀\"", code=None, params=None)
+
+
+async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) -> None:
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "sa").mkdir()
+    raw = await make_repo(tmp_path / "raw")
+    await fill(raw)
+    await done(raw)
+    orm = await make_repo(tmp_path / "sa")
+    orm.player_writer.raw = orm.table_writer.raw = orm.chat_writer.raw = None  # as PostgreSQL
+    await fill(orm)
+    await done(orm)
+    stored = dump(tmp_path / "raw" / "r.db")
+    assert stored == dump(tmp_path / "sa" / "r.db")
+    assert len(stored["players"]) == 2 and len(stored["chat_lines"]) == 2
+    db = sqlite3.connect(tmp_path / "raw" / "r.db")
+    try:  # a JSON column left out is SQL NULL, not JSON null
+        assert db.execute("SELECT outcome IS NULL, position IS NULL FROM tables "
+                          "WHERE id = 't1'").fetchone() == (1, 1)
+    finally:
+        db.close()
+
+
+async def test_writes_made_in_one_hop_are_there_after_a_restart(tmp_path) -> None:
+    repo = await make_repo(tmp_path)
+    await fill(repo)
+    await repo.create_player("p2", "Cy", "tok-2")
+    await done(repo)
+    again = await make_repo(tmp_path)  # a new process on the same file
+    player = await again.player_by_token("tok-2")
+    assert player is not None and (player.id, player.name) == ("p2", "Cy")
+    players = await again.players_by_id(["p0", "p1"])
+    assert players["p1"].bot is False and players["p0"].created_at == AT
+    row = await again.table("t0")
+    assert row is not None and (row.status, row.version, row.started_at) == ("finished", 9, AT)
+    assert row.outcome == {"score": 25, "why": None} and row.options["variant"] == "ñ"
+    assert [(s.seat, s.player_id) for s in row.seats] == [(1, "p1"), (2, "p0")]
+    assert [c.text for c in await again.chat_lines("t0")] == [None, "hola \"😀\""]
+    await done(again)
+
+
+async def test_a_failing_write_in_a_one_hop_batch_fails_alone(tmp_path) -> None:
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    results = await asyncio.gather(
+        repo.create_player("p1", "Ana", "tok-1"),
+        repo.create_player("p0", "Twin", "tok-x"),  # that id is taken
+        repo.create_player("p2", "Bea", "tok-2"),
+        return_exceptions=True)
+    assert isinstance(results[1], IntegrityError)  # SQLAlchemy's error, as before
+    assert [p.name for p in results if not isinstance(p, BaseException)] == ["Ana", "Bea"]
+    stored = await repo.players_by_id(["p0", "p1", "p2"])
+    assert {k: p.name for k, p in stored.items()} == {"p0": "Host", "p1": "Ana", "p2": "Bea"}
+    assert await repo.player_by_token("tok-x") is None
+    await done(repo)
+
+
+async def test_a_connection_given_back_mid_transaction_is_rolled_back(tmp_path) -> None:
+    repo = await make_repo(tmp_path)
+    async with repo.engine.connect() as conn:  # SQLAlchemy began a transaction: rolled back
+        await conn.execute(text("INSERT INTO players (id, name, token_hash, created_at, bot) "
+                                "VALUES ('x', 'X', 'hx', '2026-01-01 00:00:00', 0)"))
+    async with repo.engine.connect() as conn:  # behind SQLAlchemy's back: the pool's reset
+        driver = (await conn.get_raw_connection()).driver_connection
+        await driver.execute("INSERT INTO players (id, name, token_hash, created_at, bot) "
+                             "VALUES ('y', 'Y', 'hy', '2026-01-01 00:00:00', 0)")
+        assert driver.in_transaction
+    await repo.create_player("p1", "Ana", "tok-1")  # commits on that same connection
+    assert sorted(await repo.players_by_id(["x", "y", "p1"])) == ["p1"]
+    await done(repo)
+
+
+def system_line(repo: Repository, seq: int) -> asyncio.Future[None]:
+    return repo.queue_chat_line("t0", seq, at=AT, kind="system", seat=1, player_id=None,
+                                name="", text=None, code="joined", params={"name": "Bea"})
+
+
+async def test_system_lines_wait_for_company_and_a_message_is_stored_at_once(
+        tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)  # never, within this test
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_table(table(0), host_seat=0)
+    lines = [system_line(repo, 1)]
+    for seq in (2, 3):
+        await asyncio.sleep(0.01)  # the writer has taken the first line: it lingers
+        lines.append(system_line(repo, seq))
+    assert not any(line.done() for line in lines) and repo.chat_writer.batches == 0
+    message = repo.queue_chat_line("t0", 4, at=AT, kind="player", seat=0, player_id="p0",
+                                   name="Host", text="hola", code=None, params=None)
+    await asyncio.wait_for(message, 10)  # a message ends the wait: stored with the others
+    await asyncio.gather(*lines)
+    assert repo.chat_writer.batches == 1 and repo.chat_writer.lines == 4
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2, 3, 4]
+    await done(repo)
+
+
+async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_table(table(0), host_seat=0)
+    first = system_line(repo, 1)
+    await asyncio.sleep(0.01)  # lingering
+    second = system_line(repo, 2)  # still queued
+    await asyncio.wait_for(done(repo), 10)
+    assert first.done() and second.done() and first.exception() is None
+    again = await make_repo(tmp_path)
+    assert [c.seq for c in await again.chat_lines("t0")] == [1, 2]
+    await done(again)
