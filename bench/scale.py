@@ -162,6 +162,32 @@ def machine_ticks() -> tuple[int, int]:
     return fields[3] + fields[4], sum(fields[:8])
 
 
+def kernel_counts(pid: int) -> dict[str, int]:
+    """A process's kernel counters so far: context switches it gave up the CPU for (waiting:
+    each is one wake-up of its loop or a thread), forced ones (preempted or throttled), and
+    its read and write system calls (every thread; /proc/<pid>/io and task/*/status)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick_us = 1e6 / os.sysconf("SC_CLK_TCK")
+    out = {"us user": int(int(fields[11]) * tick_us), "us system": int(int(fields[12]) * tick_us),
+           "wakeups": 0, "preempted": 0, "reads": 0, "writes": 0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            text = (task / "status").read_text()
+        except OSError:
+            continue
+        for row in text.splitlines():
+            if row.startswith("voluntary_ctxt_switches:"):
+                out["wakeups"] += int(row.split()[1])
+            elif row.startswith("nonvoluntary_ctxt_switches:"):
+                out["preempted"] += int(row.split()[1])
+    for row in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if row.startswith("syscr:"):
+            out["reads"] = int(row.split()[1])
+        elif row.startswith("syscw:"):
+            out["writes"] = int(row.split()[1])
+    return out
+
+
 def cluster_counts(servers: list[LiveServer]) -> dict[str, int]:
     """The routers' counters summed over the processes (/metrics.json): requests, sockets
     and client frames forwarded to another owner, tables handed over."""
@@ -206,11 +232,13 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         if window is not None:
             window(True)
         cpu0 = [cpu_seconds(p) for p in pids]
+        kernel0 = [kernel_counts(p) for p in pids]
         idle0 = machine_ticks()
         thr0 = [g.throttled_s() for g in groups]
         t0 = time.perf_counter()
         time.sleep(args.duration)
         cpu1 = [cpu_seconds(p) for p in pids]
+        kernel1 = [kernel_counts(p) for p in pids]
         idle1 = machine_ticks()
         if window is not None:
             window(False)
@@ -230,7 +258,12 @@ def measure(servers: list[LiveServer], groups: list[Cgroup], slots: list[Slot],
         for k, v in r["errors"].items():
             errors[k] = errors.get(k, 0) + v
     cpu = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+    kernel = {key: sum(b[key] - a[key] for a, b in zip(kernel0, kernel1, strict=True))
+              for key in kernel0[0]}
     return {
+        # per delivered action, all processes: how often the processes woke up, were
+        # preempted, read and wrote (sockets, the database, Redis)
+        "per_action": {key: value / max(1, delivered) for key, value in kernel.items()},
         "rate": delivered / seconds, "delivered": delivered,
         "cpu_per_action_us": 1e6 * sum(cpu) / max(1, delivered),
         "cpu_share": [c / (t1 - t0) for c in cpu],
@@ -280,6 +313,9 @@ def line(label: str, m: dict[str, Any], base: float | None = None) -> str:
     if m.get("handed_over"):
         extra += f"; {m['handed_over']} of {m['tables']} tables handed over while seating"
     extra += f"; machine idle {100 * m['machine_idle']:.0f} %"
+    if m.get("per_action"):
+        extra += "; per action: " + ", ".join(f"{value:.1f} {key}" for key, value
+                                              in m["per_action"].items())
     if m.get("forwarded_frames") is not None and len(m["cpu_share"]) > 1:
         extra += (f"; forwarded: {m['forwarded_frames']} client frames, "
                   f"{100 * m['forwarded_frames'] / max(1, m['driven']):.1f} % of the actions")
@@ -317,6 +353,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="PATH",
                         help="instead: one process, direct, closed loop, its measured window "
                              "profiled (CPU time, written to PATH); prints where it goes")
+    parser.add_argument("--profile-rate", type=float, metavar="ACTIONS_PER_S",
+                        help="with --profile: paced at this many actions/s offered instead of "
+                             "closed loop")
     args = parser.parse_args()
     Cgroup.period_us = int(args.period_ms * 1000)
     check_cgroups()
@@ -478,7 +517,9 @@ def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
         print(f"latency at {args.latency_share:g} of saturation ({target:.0f} actions/s "
               f"offered, one process, quota {args.quota}): delivered {m['rate']:.0f}/s, "
               f"p50 {m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, max {m['max_ms']:.1f} ms, "
-              f"missed slots {m['missed']}, server CPU {m['cpu_per_action_us']:.0f} us/action",
+              f"missed slots {m['missed']}, server CPU {m['cpu_per_action_us']:.0f} us/action "
+              f"(throttled {100 * m['throttled_share'][0]:.0f} % of the time); per action: "
+              + ", ".join(f"{v:.1f} {k}" for k, v in m["per_action"].items()),
               flush=True)
     finally:
         for server in servers:
@@ -503,9 +544,11 @@ def profile_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
         process.send_signal(signal.SIGUSR1 if start else signal.SIGUSR2)
 
     try:
+        period = args.tables / args.profile_rate if args.profile_rate else None
         m = measure(servers, groups, slots_for("direct", servers, None, args.tables), args,
-                    args.quota, window=window)
-        print(line("1 process, direct, profiled", m), flush=True)
+                    args.quota, period=period, window=window)
+        label = f"paced at {args.profile_rate:g}/s" if period else "closed loop"
+        print(line(f"1 process, direct, {label}, profiled", m), flush=True)
         time.sleep(1)  # the profile is written by the server's signal handler
     finally:
         for server in servers:

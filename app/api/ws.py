@@ -106,39 +106,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await close(POLICY_VIOLATION, exc.code)
         return
 
-    bucket = limits.Bucket(limits.MESSAGES_PER_SECOND, limits.MESSAGE_BURST)
-    strikes = 0  # messages dropped in a row for going over the rate
+    # the socket's loop runs as a task of its own: each message resumes that task's few
+    # frames, not the whole ASGI chain (server, middlewares, router) this handler sits under;
+    # cancelling this handler cancels the task it awaits
+    relay = asyncio.get_running_loop().create_task(
+        _relay(websocket, actor, conn, settings.max_message_bytes))
     flooded = False
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if not bucket.spend():
-                strikes += 1
-                if strikes >= limits.FLOOD_STRIKES:
-                    conn.push({"type": "error", "version": actor.table.version,
-                               "code": "flood", "message": "too many messages; disconnected"})
-                    flooded = True
-                    break
-                if strikes == 1:  # one error per burst, not one per dropped message
-                    conn.push({"type": "error", "version": actor.table.version,
-                               "code": "rate_limited",
-                               "message": f"at most {limits.MESSAGES_PER_SECOND:g} messages "
-                               "a second: this one was dropped, nothing changed"})
-                continue
-            strikes = 0
-            raw = message.get("text")
-            if raw is None:
-                conn.push({"type": "error", "version": actor.table.version,
-                           "code": "bad_message",
-                           "message": "binary frames are not accepted: send JSON as text"})
-                continue
-            await _handle(actor, conn, raw, settings.max_message_bytes)
-            if actor.table.status is TableStatus.DELETED or conn.dropped:
-                break
-    except WebSocketDisconnect:
-        pass
+        flooded = await relay
     finally:
         if actor.table.status is not TableStatus.DELETED:
             try:
@@ -152,6 +127,44 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             writer.cancel()
         if flooded:  # after the writer has delivered the reason
             await close(POLICY_VIOLATION, "flood")
+
+
+async def _relay(websocket: WebSocket, actor: TableActor, conn: Connection, limit: int
+                 ) -> bool:
+    """Relay the socket's messages to the actor until it closes (or the table is deleted,
+    or the connection dropped); True if it was cut off for flooding."""
+    bucket = limits.Bucket(limits.MESSAGES_PER_SECOND, limits.MESSAGE_BURST)
+    strikes = 0  # messages dropped in a row for going over the rate
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not bucket.spend():
+                strikes += 1
+                if strikes >= limits.FLOOD_STRIKES:
+                    conn.push({"type": "error", "version": actor.table.version,
+                               "code": "flood", "message": "too many messages; disconnected"})
+                    return True
+                if strikes == 1:  # one error per burst, not one per dropped message
+                    conn.push({"type": "error", "version": actor.table.version,
+                               "code": "rate_limited",
+                               "message": f"at most {limits.MESSAGES_PER_SECOND:g} messages "
+                               "a second: this one was dropped, nothing changed"})
+                continue
+            strikes = 0
+            raw = message.get("text")
+            if raw is None:
+                conn.push({"type": "error", "version": actor.table.version,
+                           "code": "bad_message",
+                           "message": "binary frames are not accepted: send JSON as text"})
+                continue
+            await _handle(actor, conn, raw, limit)
+            if actor.table.status is TableStatus.DELETED or conn.dropped:
+                break
+    except WebSocketDisconnect:
+        pass
+    return False
 
 
 def _parse(raw: str | bytes, limit: int) -> object:

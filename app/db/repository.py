@@ -304,9 +304,12 @@ class Repository:
                             .values(owner_epoch=GameTable.owner_epoch + 1))
 
     async def active_table_ids(self) -> list[str]:
-        async with self.sessions() as s:
-            rows = await s.scalars(select(GameTable.id)
-                                   .where(GameTable.status.in_(("waiting", "playing"))))
+        """The ids of every waiting or playing table (a cluster's sweep, every few seconds:
+        one Core statement, no ORM session)."""
+        async with self.engine.connect() as conn:
+            columns = GameTable.__table__.c
+            rows = await conn.scalars(select(columns.id)
+                                      .where(columns.status.in_(("waiting", "playing"))))
             return list(rows)
 
     async def public_active_tables(self) -> list[GameTable]:

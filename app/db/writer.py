@@ -82,6 +82,26 @@ SELECT 1 / ((SELECT count(*) FROM u) = $14)::int, (SELECT count(*) FROM i)
 """
 
 
+# The same for a batch of one action (a quiet server's every commit: actions arriving one by
+# one each pay their own): plain parameters, no arrays to encode and unnest.
+_PG_APPEND_ONE = """
+WITH u AS (
+  UPDATE tables AS t
+     SET version = $3,
+         status = CASE WHEN $5 THEN 'finished' ELSE t.status END,
+         outcome = CASE WHEN $5 THEN $6::json ELSE t.outcome END,
+         finished_at = CASE WHEN $5 THEN $7 ELSE t.finished_at END
+   WHERE t.id = $1 AND t.version = $2 AND t.owner_epoch = $4
+  RETURNING 1
+), i AS (
+  INSERT INTO actions (table_id, seq, seat, action, source, created_at)
+  VALUES ($1, $3, $8, $9::json, $10, $7)
+  RETURNING 1
+)
+SELECT 1 / ((SELECT count(*) FROM u) = 1)::int, (SELECT count(*) FROM i)
+"""
+
+
 def _json(value: Any) -> str:
     """JSON text as the JSON columns hold it (keys that are not strings become strings, as
     SQLAlchemy's ``json.dumps`` would make them)."""
@@ -177,6 +197,13 @@ class GroupWriter(BatchWriter[PendingAction]):
         return self._driver
 
     async def _commit_pg(self, batch: list[PendingAction]) -> None:
+        if len(batch) == 1:
+            one = batch[0]
+            await self._fetch_pg(
+                _PG_APPEND_ONE, one.table_id, one.seq - 1, one.seq, one.epoch,
+                one.outcome is not None, None if one.outcome is None else _json(one.outcome),
+                one.at, one.seat, _json(one.action), one.source)
+            return
         newest: dict[str, PendingAction] = {}
         oldest: dict[str, int] = {}
         for item in batch:
@@ -187,19 +214,24 @@ class GroupWriter(BatchWriter[PendingAction]):
             if seen is None or item.seq < oldest[tid]:
                 oldest[tid] = item.seq
         tables = list(newest.values())
+        await self._fetch_pg(
+            _PG_APPEND,
+            [i.table_id for i in tables], [oldest[i.table_id] - 1 for i in tables],
+            [i.seq for i in tables], [i.epoch for i in tables],
+            [i.outcome is not None for i in tables],
+            [None if i.outcome is None else _json(i.outcome) for i in tables],
+            [i.at for i in tables],
+            [i.table_id for i in batch], [i.seq for i in batch], [i.seat for i in batch],
+            [_json(i.action) for i in batch], [i.source for i in batch],
+            [i.at for i in batch],
+            len(tables))
+
+    async def _fetch_pg(self, statement: str, *args: Any) -> None:
+        """Run one of the append statements (a transaction of its own); a refused fence or
+        a taken sequence number is ``StaleOwner``."""
         conn = await self._connection()
         try:
-            await conn.fetchrow(
-                _PG_APPEND,
-                [i.table_id for i in tables], [oldest[i.table_id] - 1 for i in tables],
-                [i.seq for i in tables], [i.epoch for i in tables],
-                [i.outcome is not None for i in tables],
-                [None if i.outcome is None else _json(i.outcome) for i in tables],
-                [i.at for i in tables],
-                [i.table_id for i in batch], [i.seq for i in batch], [i.seat for i in batch],
-                [_json(i.action) for i in batch], [i.source for i in batch],
-                [i.at for i in batch],
-                len(tables))
+            await conn.fetchrow(statement, *args)
         except asyncpg.DivisionByZeroError:
             raise StaleOwner("a table's version or owner epoch is not the one this write "
                              "follows") from None

@@ -96,6 +96,9 @@ class TableActor:
         self.on_stale: Callable[[TableActor], None] | None = None
         self.moved = False
         self._last_chat: asyncio.Future[None] | None = None  # the newest line queued to store
+        # the summary a broadcast has just made, while ``on_change`` is told (the cluster's
+        # lobby list publishes it: the same table at the same moment, not made twice)
+        self._summary_now: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ reading the table
 
@@ -122,6 +125,8 @@ class TableActor:
         return set(bot_seats(self.table))
 
     def summary(self) -> dict[str, Any]:
+        if self._summary_now is not None:  # asked while a broadcast tells of this table
+            return self._summary_now
         return views.summary(self.table, self._clock())
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
@@ -369,9 +374,14 @@ class TableActor:
         """Every connection its own state message: one view and one encoding per seat."""
         t = self._clock()
         table = self.table
+        table_summary: dict[str, Any] | None = None
         if self.on_change is not None:
-            self.on_change(self)
-        cache: dict[tuple[int | None, bool], str] = {}  # (seat, a screen)
+            table_summary = self._summary_now = views.summary(table, t)
+            try:
+                self.on_change(self)
+            finally:
+                self._summary_now = None
+        cache: dict[tuple[int | None, bool], bytes] = {}  # (seat, a screen)
         shared: dict[str, Any] | None = None
         encoder = BroadcastEncoder()  # the parts the seats' messages share: encoded once
         for conn in list(self.connections.values()):
@@ -380,11 +390,12 @@ class TableActor:
                 continue
             key = (known.seat, known.screen)
             if key not in cache:
-                shared = shared or views.shared(table, t, views.summary(table, t))
-                cache[key] = encoder.encode(views.state_message(
+                shared = shared or views.shared(table, t, table_summary
+                                                or views.summary(table, t))
+                cache[key] = encoder.encode_bytes(views.state_message(
                     table, known.seat, t, effect.events, shared_part=shared,
                     screen=known.screen))
-            conn.push_text(cache[key])
+            conn.push_bytes(cache[key])
 
     def _send_state(self, effect: SendState) -> None:
         conn, known = self.connections.get(effect.conn), self.table.conns.get(effect.conn)

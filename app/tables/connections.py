@@ -72,6 +72,10 @@ class BroadcastEncoder:
         return hit[1]
 
     def encode(self, message: dict[str, Any]) -> str:
+        return self.encode_bytes(message).decode()
+
+    def encode_bytes(self, message: dict[str, Any]) -> bytes:
+        """The message's JSON as UTF-8 bytes (what the socket sends: no str in between)."""
         out = dict(message)
         table = out.get("table")
         if type(table) is dict:
@@ -87,7 +91,7 @@ class BroadcastEncoder:
                     else:  # a seat's own list of shared lists (Hanabi's hands): those
                         view[key] = [self._part(item) if type(item) is list else item
                                      for item in value]
-        return _dumps(out).decode()
+        return _dumps(out)
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -106,9 +110,10 @@ _CONN_NEEDS = ("state", "extensions", "expect_continuation_frame", "writes", "se
                "data_to_send")
 
 
-def direct_sender(send: Any) -> Callable[[str], bool] | None:
-    """A synchronous text sender for a socket served by uvicorn's websockets-sansio protocol,
-    found behind the ASGI ``send`` the app was given (None under any other server).
+def direct_sender(send: Any) -> Callable[[bytes], bool] | None:
+    """A synchronous text sender (it takes the text's UTF-8 bytes) for a socket served by
+    uvicorn's websockets-sansio protocol, found behind the ASGI ``send`` the app was given
+    (None under any other server).
 
     The pure-ASGI middlewares of this app pass a WebSocket's ``send`` on unchanged (they
     wrap it for HTTP only), and starlette's wrappers only watch HTTP response starts, so
@@ -160,7 +165,7 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
     p = protocol
     ws = p.conn  # websockets' sans-I/O ServerProtocol
 
-    def send_now(text: str) -> bool:
+    def send_now(payload: bytes) -> bool:
         if (p.disconnected or p.close_sent or not p.handshake_complete
                 or p.initial_response is not None or not p.writable.is_set()
                 or p.transport.is_closing()):
@@ -169,10 +174,10 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
                 and not ws.writes:
             # the frame websockets would make (a server's frames are not masked), without
             # its per-frame objects; nothing of its own is waiting to go out before it
-            p.transport.write(text_frame(text.encode()))
+            p.transport.write(text_frame(payload))
             return True
         try:
-            ws.send_text(text.encode())
+            ws.send_text(payload)
         except InvalidState:
             return False
         p.transport.write(b"".join(ws.data_to_send()))
@@ -184,7 +189,7 @@ def direct_sender(send: Any) -> Callable[[str], bool] | None:
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
                  close: Callable[[int, str], Awaitable[None]], queue_size: int,
-                 direct: Callable[[str], bool] | None = None) -> None:
+                 direct: Callable[[bytes], bool] | None = None) -> None:
         self.id = next(_ids)
         self.player_id = player_id
         self.name = ""  # the player's display name (spectators are listed by it)
@@ -195,7 +200,8 @@ class Connection:
         self.seat: int | None = None
         self._send_text = send_text
         self._close = close
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        # UTF-8 JSON text as bytes (the writer task hands it to ``send_text`` as str)
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=queue_size)
         self.dropped = False
         self.on_drop: Callable[[], None] | None = None  # the table is told it has gone
         self._close_with: tuple[int, str] | None = None
@@ -206,18 +212,23 @@ class Connection:
 
     def push(self, message: dict[str, Any]) -> None:
         if not self.dropped:
-            self.push_text(encode(message))
+            self.push_bytes(_dumps(message))
 
     def push_text(self, text: str) -> None:
-        """Queue an already encoded message (a broadcast encodes once per seat, not per
-        connection)."""
+        """Queue an already encoded message."""
+        if not self.dropped:
+            self.push_bytes(text.encode())
+
+    def push_bytes(self, payload: bytes) -> None:
+        """Queue an already encoded message, its JSON text as UTF-8 bytes (a broadcast
+        encodes once per seat, not per connection, and the bytes go out as they are)."""
         if self.dropped:
             return
         if self._direct is not None and not self._busy and not self._finished \
-                and self._queue.empty() and self._direct(text):
+                and self._queue.empty() and self._direct(payload):
             return
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait(payload)
         except asyncio.QueueFull:
             self._drop()
             log.info("dropping slow connection %s", self.id)
@@ -244,13 +255,13 @@ class Connection:
     async def writer(self) -> None:
         try:
             while not self.dropped:
-                text = await self._queue.get()
-                if text is None:
+                payload = await self._queue.get()
+                if payload is None:
                     if self._close_with is not None:
                         await self._close(*self._close_with)
                     break
                 self._busy = True
-                await self._send_text(text)
+                await self._send_text(payload.decode())
                 self._busy = False
         except Exception:  # noqa: BLE001 - a broken socket ends this writer only
             log.debug("writer for connection %s ended", self.id, exc_info=True)

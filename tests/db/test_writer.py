@@ -95,3 +95,32 @@ async def test_a_batch_with_a_stale_epoch_stores_the_others_and_nothing_of_the_s
     assert (await repo.table("t0")).version == 6
     await repo.close()
     await repo.sessions.kw["bind"].dispose()
+
+
+async def test_actions_stored_one_at_a_time_are_fenced_alike(database_url) -> None:
+    """Each write awaited before the next: every commit holds one action (PostgreSQL's
+    one-action statement): stored, finished, or refused whole for a taken sequence number,
+    a version it does not follow, or an owner epoch the table no longer has."""
+    repo = await make_repo(database_url, 2)
+    epoch = (await repo.take_over("t1")).owner_epoch
+    batches = repo.writer.batches
+    await repo.append_action("t0", 4, 0, {"type": "a", "n": 1}, "player", None)
+    for seq in (4, 6):  # taken; skips 5
+        with pytest.raises(StaleOwner):
+            await repo.append_action("t0", seq, 1, {"type": "bad"}, "player", None)
+    await repo.append_action("t1", 4, 0, {"type": "b"}, "player", None, epoch)
+    await repo.take_over("t1")  # another owner since
+    with pytest.raises(StaleOwner):
+        await repo.append_action("t1", 5, 0, {"type": "late"}, "player", None, epoch)
+    await repo.append_action("t0", 5, 1, {"type": "end"}, "timeout", {"by_seat": {0: 3}})
+    assert repo.writer.batches - batches == 3  # one commit per stored action
+    assert [(a.seq, a.seat, a.action, a.source) for a in await repo.actions("t0")] == [
+        (4, 0, {"type": "a", "n": 1}, "player"), (5, 1, {"type": "end"}, "timeout")]
+    finished = await repo.table("t0")
+    assert (finished.status, finished.version, finished.outcome) == (
+        "finished", 5, {"by_seat": {"0": 3}})
+    assert finished.finished_at is not None
+    assert [a.action for a in await repo.actions("t1")] == [{"type": "b"}]
+    assert (await repo.table("t1")).version == 4
+    await repo.close()
+    await repo.sessions.kw["bind"].dispose()

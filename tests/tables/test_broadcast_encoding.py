@@ -68,11 +68,11 @@ def test_every_broadcast_of_a_whole_game_is_what_encoding_each_message_gives(
     checked = []
 
     class Checked(BroadcastEncoder):
-        def encode(self, message):  # type: ignore[no-untyped-def]
-            text = super().encode(message)
-            assert text == encode(message)
+        def encode_bytes(self, message):  # type: ignore[no-untyped-def]
+            payload = super().encode_bytes(message)
+            assert payload == encode(message).encode()
             checked.append(message.get("seat"))
-            return text
+            return payload
 
     monkeypatch.setattr(actor_module, "BroadcastEncoder", Checked)
     engine = ENGINES[game]

@@ -28,11 +28,12 @@ class Sink:
         self.direct_calls = 0
         self.closed: tuple[int, str] | None = None
 
-    def direct(self, text: str) -> bool:
+    def direct(self, payload: bytes) -> bool:
+        assert type(payload) is bytes  # the text's UTF-8, as the socket sends it
         self.direct_calls += 1
         if not self.open:
             return False
-        self.wire.append(text)
+        self.wire.append(payload.decode())
         return True
 
     async def send_text(self, text: str) -> None:
