@@ -198,6 +198,29 @@ def load_table(page: Any, base: str, table_id: str) -> None:
     page.wait_for_timeout(400)  # the turn cue's smooth scroll
 
 
+def escaping_scrollers(page: Any) -> list[str]:
+    """Absolutely positioned elements whose containing block lies outside a scrolling box
+    around them: the box does not clip them, so they can widen the page (a visually hidden
+    label in Allegra's scrolling strip of displays once made a phone page 457 px wide)."""
+    return page.evaluate("""() => {
+      const out = [];
+      for (const e of document.querySelectorAll("body *")) {
+        const pos = getComputedStyle(e).position;
+        if (pos !== "absolute") continue;
+        const block = e.offsetParent;
+        for (let a = e.parentElement; a && a !== block && a !== document.body;
+             a = a.parentElement) {
+          const s = getComputedStyle(a);
+          if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+            const name = e.className.baseVal ?? e.className;
+            out.push(`${e.tagName}.${name} escapes ${a.tagName}.${a.className}`);
+            break;
+          }
+        }
+      }
+      return [...new Set(out)]; }""")
+
+
 def untranslated(page: Any) -> list[str]:
     """Catalogue keys (or unfilled {placeholders}) shown as text or in accessible names."""
     texts = page.evaluate("""() => {

@@ -17,6 +17,7 @@ from tests.browser.comfort import (
     PHONE,
     Scene,
     build_scene,
+    escaping_scrollers,
     load_table,
     min_players,
     new_table,
@@ -133,6 +134,7 @@ def test_every_table_state_in_view_accessible_and_translated(scenes, shared_serv
                 load_table(page, base, table_id)
                 where = f"{game} {state} {viewport['width']} {lang}"
                 problems += [f"{where}: {k}" for k in untranslated(page)]
+                problems += [f"{where}: {k}" for k in escaping_scrollers(page)]
                 if lang == "es":
                     problems += [f"{where}: {v}" for v in axe_violations(page)]
                 if viewport is PHONE:
