@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.db.models import GameTable
-from app.db.repository import Repository, now
+from app.db.repository import HostedTables, Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import BadOptions
@@ -64,6 +64,8 @@ class Registry:
         self._refused: dict[str, float] = {}
         if cluster is not None:
             cluster.on_lost = self.drop
+        elif repo.hosted is None:  # this process writes every table: count hosts as it goes
+            repo.hosted = HostedTables()
 
     # ------------------------------------------------------------------ create / find
 
@@ -209,11 +211,12 @@ class Registry:
         return out
 
     async def hosted_count(self, player_id: str) -> int:
-        """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process)."""
-        if self.cluster is not None:
+        """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process,
+        counted in the database; alone: kept as the tables' writes commit, without going
+        through every live table: app/db/repository.py ``HostedTables``)."""
+        if self.cluster is not None or self.repo.hosted is None:
             return await self.repo.hosted_count(player_id)
-        return sum(1 for a in self.actors.values()
-                   if a.table.host_id == player_id and a.table.status in LIVE)
+        return self.repo.hosted.count(player_id)
 
     # ------------------------------------------------------------------ cluster
 
@@ -401,8 +404,10 @@ class Registry:
                 log.error("table %s: game %s is not installed; skipped", row.id, row.game)
                 continue
             try:
-                self._add(await self._actor_from_row(row))
+                actor = self._add(await self._actor_from_row(row))
                 restored += 1
+                if self.repo.hosted is not None:
+                    self.repo.hosted.note(row.id, actor.table.host_id, actor.table.status.value)
             except Exception:  # noqa: BLE001 - one bad table must not stop the server
                 log.exception("table %s could not be restored from its log", row.id)
         return restored
