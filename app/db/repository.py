@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import secrets
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -275,10 +276,15 @@ class Repository:
     # a table's row, seats and status: in the table writer's shared transactions
     # (app/db/table_writer.py); each call returns once its write is committed
 
-    async def create_table(self, table: GameTable, host_seat: int) -> None:
-        values = _values(table)
-
-        seat = {"table_id": table.id, "seat": host_seat, "player_id": table.host_id}
+    async def create_table(self, table: GameTable | Mapping[str, Any], host_seat: int) -> None:
+        """Store a new table's row (an ORM instance, or its column values: the registry's
+        way, without building an instance to read it back) and its host's seat."""
+        if isinstance(table, GameTable):
+            values = _values(table)
+        else:  # unset columns left to their defaults, as ``_values`` leaves them
+            values = {key: value for key, value in table.items() if value is not None}
+        table_id, host_id = values["id"], values["host_id"]
+        seat = {"table_id": table_id, "seat": host_seat, "player_id": host_id}
 
         async def write(conn: AsyncConnection) -> None:
             await conn.execute(insert(GameTable).values(values))
@@ -296,7 +302,7 @@ class Repository:
                 db.execute(raw.insert_seat.sql, seat_row)
             await self.table_writer.write(Write(write, raw_write))
         if self.hosted is not None:
-            self.hosted.note(table.id, table.host_id, table.status)
+            self.hosted.note(table_id, host_id, values["status"])
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
                          version: int, epoch: int | None = None) -> None:

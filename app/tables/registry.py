@@ -83,21 +83,21 @@ class Registry:
             resolved = table_options.resolve(engine, seats, options)
         except BadOptions as exc:
             raise AppError("bad_options", str(exc), 422) from None
-        row = GameTable(
-            id=secrets.token_urlsafe(8), game=game, seat_count=seats, options=resolved,
-            private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
-            status="waiting", seed=secrets.randbits(63) if seed is None else seed,
-            version=1, created_at=now(),
-            rematch_of=rematch_of, position=position,
-            branch_of=branch_of[0] if branch_of else None,
-            branch_step=branch_of[1] if branch_of else None,
-        )
-        if self.cluster is not None and not await self.cluster.claim(row.id):
+        # the new row's columns (a dict: an ORM instance costs more to build than to store)
+        table_id, invite, created_at = secrets.token_urlsafe(8), secrets.token_urlsafe(18), now()
+        table_seed = secrets.randbits(63) if seed is None else seed
+        row = {"id": table_id, "game": game, "seat_count": seats, "options": resolved,
+               "private": private, "invite_token": invite, "host_id": host_id,
+               "status": "waiting", "seed": table_seed, "version": 1, "created_at": created_at,
+               "rematch_of": rematch_of, "position": position,
+               "branch_of": branch_of[0] if branch_of else None,
+               "branch_step": branch_of[1] if branch_of else None}
+        if self.cluster is not None and not await self.cluster.claim(table_id):
             raise AppError("storage_unavailable", "could not register the new table", 503)
         await self.repo.create_table(row, host_seat=host_seat)
-        table = new_table(id=row.id, engine=adapt(engine), seat_count=seats, options=resolved,
-                          private=private, invite_token=row.invite_token, seed=row.seed,
-                          created_at=row.created_at, host_id=host_id, host_name=host_name,
+        table = new_table(id=table_id, engine=adapt(engine), seat_count=seats, options=resolved,
+                          private=private, invite_token=invite, seed=table_seed,
+                          created_at=created_at, host_id=host_id, host_name=host_name,
                           host_seat=host_seat, rematch_of=rematch_of, position=position,
                           branch_of=branch_of, now=time.monotonic())
         return self._add(TableActor(table, self.repo))

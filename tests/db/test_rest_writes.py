@@ -194,6 +194,10 @@ async def fill(repo: Repository) -> None:
     left_out = table(1)  # outcome, position... left out: NULL
     left_out.created_at = AT
     await repo.create_table(left_out, host_seat=0)
+    # the registry's way: the columns' values, the unset ones None (left to their defaults)
+    as_dict = {c.key: getattr(left_out, c.key) for c in GameTable.__table__.columns}
+    as_dict.update(id="t2", invite_token="inv2")
+    await repo.create_table(as_dict, host_seat=0)
     await repo.save_seats("t0", [None, "p1", "p0"], "p0", 2, epoch=0)
     await repo.set_status("t0", "finished", 9, epoch=0, started_at=AT, finished_at=AT,
                           outcome={"score": 25, "why": None})
@@ -216,6 +220,11 @@ async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) 
     stored = dump(tmp_path / "raw" / "r.db")
     assert stored == dump(tmp_path / "sa" / "r.db")
     assert len(stored["players"]) == 2 and len(stored["chat_lines"]) == 2
+    # a row given as a dict is stored as the same row given as an instance
+    columns = [c.name for c in GameTable.__table__.columns]  # SELECT *'s order
+    t1, t2 = (dict(zip(columns, row, strict=True)) for row in stored["tables"]
+              if row[0] in ("t1", "t2"))
+    assert {k for k in columns if t1[k] != t2[k]} == {"id", "invite_token"}
     db = sqlite3.connect(tmp_path / "raw" / "r.db")
     try:  # a JSON column left out is SQL NULL, not JSON null
         assert db.execute("SELECT outcome IS NULL, position IS NULL FROM tables "
