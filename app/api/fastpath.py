@@ -7,8 +7,8 @@ they were and describe it, so /openapi.json is unchanged).
 
 Nothing before them could answer their requests: each copy is placed in front only if no
 route the application lists before the original would take (fully or by path) a request the
-copy takes, which ``add`` checks at start-up (an assertion: a new route in the way fails the
-tests, not a request)."""
+copy takes, which ``add`` checks at start-up (a new route in the way stops the application
+from starting, in every test too, rather than answering one request wrongly)."""
 
 from __future__ import annotations
 
@@ -33,19 +33,20 @@ def _sample(path: str) -> str:
     return path.replace("{table_id}", "sample-table-id")
 
 
-def _flat(routes: list[BaseRoute]) -> list[tuple[BaseRoute, Any]]:
+def _flat(routes: list[Any]) -> list[tuple[Any, Any]]:
     """Each route with the handler the application runs it with, those of included routers
     in their place (FastAPI 0.16x keeps an included router as one entry whose routes carry
     their router's own prefix, ours included without another, and runs each through an
     "effective" handler built with what the inclusion adds)."""
-    out: list[tuple[BaseRoute, Any]] = []
+    out: list[tuple[Any, Any]] = []
     for route in routes:
         router = getattr(route, "original_router", None)
         if router is None:
             out.append((route, getattr(route, "app", None)))
             continue
         prefix = getattr(getattr(route, "include_context", None), "prefix", None)
-        assert not prefix, "a router included with a prefix: its routes' paths are not theirs"
+        if prefix:
+            raise RuntimeError("a router included with a prefix: its routes' paths differ")
         handlers = {id(c.original_route): c.app for c in route.effective_candidates()
                     if getattr(c, "original_route", None) is not None}
         out.extend((r, handlers.get(id(r), app)) for r, app in _flat(router.routes))
@@ -59,18 +60,19 @@ def add(app: FastAPI) -> None:
     front = []
     for method, path in HOT:
         at = next(i for i, r in enumerate(routes)
-                  if isinstance(r, APIRoute) and r.path == path and method in r.methods)
+                  if isinstance(r, APIRoute) and r.path == path and method in (r.methods or ()))
         route, handler = flat[at]
         scope = {"type": "http", "method": method, "path": _sample(path), "root_path": "",
                  "headers": [], "query_string": b""}
         for before in routes[:at]:  # none of them may take this route's requests
-            match, _ = before.matches(dict(scope))
-            assert match is Match.NONE, f"a route before {method} {path} takes its requests"
-        assert route.matches(dict(scope))[0] is Match.FULL
+            if before.matches(dict(scope))[0] is not Match.NONE:
+                raise RuntimeError(f"a route before {method} {path} takes its requests")
+        if route.matches(dict(scope))[0] is not Match.FULL:
+            raise RuntimeError(f"{method} {path} does not take its own requests")
         twin = copy.copy(route)
         twin.include_in_schema = False
         twin.app = handler  # what the application would run for it
-        twin.fastpath_twin = True  # type: ignore[attr-defined]
+        twin.fastpath_twin = True
         front.append(twin)
     app.router.routes[:0] = front
 

@@ -64,8 +64,8 @@ class Registry:
         self._refused: dict[str, float] = {}
         if cluster is not None:
             cluster.on_lost = self.drop
-        elif repo.hosted is None:  # this process writes every table: count hosts as it goes
-            repo.hosted = HostedTables()
+        elif getattr(repo, "hosted", None) is None:  # this process writes every table:
+            repo.hosted = HostedTables()  # count each player's hosted tables as it goes
 
     # ------------------------------------------------------------------ create / find
 
@@ -214,9 +214,10 @@ class Registry:
         """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process,
         counted in the database; alone: kept as the tables' writes commit, without going
         through every live table: app/db/repository.py ``HostedTables``)."""
-        if self.cluster is not None or self.repo.hosted is None:
+        hosted = getattr(self.repo, "hosted", None)
+        if self.cluster is not None or hosted is None:
             return await self.repo.hosted_count(player_id)
-        return self.repo.hosted.count(player_id)
+        return hosted.count(player_id)
 
     # ------------------------------------------------------------------ cluster
 
@@ -406,8 +407,9 @@ class Registry:
             try:
                 actor = self._add(await self._actor_from_row(row))
                 restored += 1
-                if self.repo.hosted is not None:
-                    self.repo.hosted.note(row.id, actor.table.host_id, actor.table.status.value)
+                hosted = getattr(self.repo, "hosted", None)
+                if hosted is not None:
+                    hosted.note(row.id, actor.table.host_id, actor.table.status.value)
             except Exception:  # noqa: BLE001 - one bad table must not stop the server
                 log.exception("table %s could not be restored from its log", row.id)
         return restored
