@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.api import life, lobby, matches, metrics, pages, players, replays, room, ws
+from app.api import fastpath, life, lobby, matches, metrics, pages, players, replays, room, ws
 from app.api.forward import ForwardMiddleware
 from app.api.rendering import error_page
 from app.api.schemas import complete_error_responses
@@ -177,6 +177,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     if swagger is not None:  # before /static, which would otherwise answer for it
         app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    fastpath.add(app)  # the busiest table routes matched first (app/api/fastpath.py)
     return app
 
 
@@ -184,6 +185,8 @@ def _allowed_methods(request: Request) -> list[str]:
     """The methods some route of the app answers on this request's path."""
     methods: set[str] = set()
     for route in request.app.router.routes:
+        if fastpath.is_twin(route):  # a copy of a route listed further on
+            continue
         route_methods = getattr(route, "methods", None)
         if route_methods and route.matches(request.scope)[0] != Match.NONE:
             methods |= route_methods

@@ -1,6 +1,7 @@
 """REST against its floor: the server's CPU per call beside a bare FastAPI app's, one run.
 
     python -m bench.floor [--calls 400] [--concurrency 4] [--seat-tables 1000]
+                          [--profile PATH [--profile-only TEXT]]
 
 Starts the real server on loopback (SQLite in a temp dir, the lobby's rate limits lifted)
 and, under the same uvicorn with the same options (``app.cli serve``'s), a floor app: FastAPI
@@ -107,6 +108,17 @@ class Floor:
             self.process.wait(timeout=10)
 
 
+# --profile: [the server's pid, whether the window being measured is profiled]
+PROFILING: list[Any] = []
+
+
+def profiling(on: bool) -> None:
+    """Switch the server's profiler (bench.profserve) on or off around a measured window."""
+    if len(PROFILING) == 2 and PROFILING[1]:
+        os.kill(PROFILING[0], signal.SIGUSR1 if on else signal.SIGUSR2)
+        time.sleep(0.05)
+
+
 async def timed(pid: int, calls: int, concurrency: int, make: Any) -> float:
     """µs of the server's CPU per call of ``make(i)`` (an awaitable giving a response)."""
     await asyncio.gather(*(make(-1 - i) for i in range(concurrency)))  # warm
@@ -119,13 +131,17 @@ async def timed(pid: int, calls: int, concurrency: int, make: Any) -> float:
                 raise RuntimeError(f"{r.request.method} {r.request.url}: {r.status_code} "
                                    f"{r.text[:200]}")
     await asyncio.sleep(0.2)
+    profiling(True)
     before = cpu_seconds(pid)
     await asyncio.gather(*(one(i) for i in range(calls)))
     await asyncio.sleep(0.3)  # let a group commit or a log line land
-    return 1e6 * (cpu_seconds(pid) - before) / calls
+    used = cpu_seconds(pid) - before
+    profiling(False)
+    return 1e6 * used / calls
 
 
-async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int) -> None:
+async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int,
+               profile_only: str | None = None) -> None:
     spid = server.process.pid  # type: ignore[union-attr]
     fpid = floor.process.pid  # type: ignore[union-attr]
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -162,25 +178,27 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int) -
                 return await c.get("/api/games")
             return await c.post(f"/api/tables/{table['id']}/leave", headers=guests[i])
 
-        rows = [
-            ("read", "GET /api/games (list games)", await timed(
-                spid, calls, concurrency, lambda i: c.get("/api/games"))),
-            ("read", "GET /api/tables/{id} (one table)", await timed(
-                spid, calls, concurrency, lambda i: c.get(f"/api/tables/{table['id']}",
-                                                          headers=auth))),
-            ("read", "GET /api/tables (list open tables)", await timed(
-                spid, calls, concurrency, lambda i: c.get("/api/tables", headers=auth))),
-            ("read", "GET /api/players/me", await timed(
-                spid, calls, concurrency, lambda i: c.get("/api/players/me", headers=auth))),
-            ("write", "POST /api/players (create a player)", await timed(
-                spid, calls, concurrency, new_player)),
-            ("write", "POST /api/tables (create a table)", await timed(
-                spid, calls, concurrency, new_table)),
+        specs: list[tuple[str, str, Any]] = [
+            ("read", "GET /api/games (list games)", lambda i: c.get("/api/games")),
+            ("read", "GET /api/tables/{id} (one table)",
+             lambda i: c.get(f"/api/tables/{table['id']}", headers=auth)),
+            ("read", "GET /api/tables (list open tables)",
+             lambda i: c.get("/api/tables", headers=auth)),
+            ("read", "GET /api/players/me", lambda i: c.get("/api/players/me", headers=auth)),
+            ("write", "POST /api/players (create a player)", new_player),
+            ("write", "POST /api/tables (create a table)", new_table),
         ]
+        rows = []
+        for kind, label, make in specs:
+            PROFILING[1:] = [profile_only is None or profile_only in label]
+            rows.append((kind, label, await timed(spid, calls, concurrency, make)))
         # three guests join the table and leave it again, over and over (it has three free
         # seats): the CPU of the joins and leaves together, per call
+        label = "POST /api/tables/{id}/join and /leave"
+        PROFILING[1:] = [profile_only is None or profile_only in label]
         rounds = max(1, calls // 6)
         await asyncio.sleep(0.2)
+        profiling(True)
         before = cpu_seconds(spid)
         for r in range(rounds):
             for i in range(3):
@@ -188,8 +206,9 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int) -
             for i in range(3):
                 (await leave(3 * (r % 10) + i)).raise_for_status()
         await asyncio.sleep(0.3)
-        rows.append(("write", "POST /api/tables/{id}/join and /leave",
-                     1e6 * (cpu_seconds(spid) - before) / (6 * rounds)))
+        used = cpu_seconds(spid) - before
+        profiling(False)
+        rows.append(("write", label, 1e6 * used / (6 * rounds)))
     print(f"floor (bare FastAPI, same uvicorn): read {floor_read:.0f} us, write "
           f"{floor_write:.0f} us of server CPU per call")
     for kind, label, us in rows:
@@ -281,23 +300,29 @@ def main() -> None:
     parser.add_argument("--seat-tables", type=int, default=1000,
                         help="tables to seat through REST (0: skip)")
     parser.add_argument("--profile", metavar="PATH",
-                        help="run the real server under cProfile (written to PATH) and print "
-                             "where its CPU went")
+                        help="profile the real server's CPU (cProfile, process time) during "
+                             "the measured REST calls only (not start-up, not the seating), "
+                             "write it to PATH and print where it went")
+    parser.add_argument("--profile-only", metavar="TEXT",
+                        help="with --profile: only the calls whose label holds TEXT "
+                             "(e.g. join, 'create a table')")
     parser.add_argument("--serve-floor", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_floor:
         serve_floor(args.serve_floor)
         return
     tmp = Path(tempfile.mkdtemp(prefix="ludoteca-floor-"))
-    profile = ("-m", "cProfile", "-o", str(Path(args.profile).resolve())) if args.profile \
-        else ()
+    profile = ("-m", "bench.profserve", str(Path(args.profile).resolve())) \
+        if args.profile else ()
     server = LiveServer(f"sqlite+aiosqlite:///{tmp / 'floor.db'}", tmp / "data", env=BENCH_ENV,
                         python_args=profile)
     floor = Floor()
     server.start()
     floor.start()
+    if args.profile:
+        PROFILING[:] = [server.process.pid, False]  # type: ignore[union-attr]
     try:
-        asyncio.run(rest(server, floor, args.calls, args.concurrency))
+        asyncio.run(rest(server, floor, args.calls, args.concurrency, args.profile_only))
         if args.seat_tables:
             pid = server.process.pid  # type: ignore[union-attr]
             cpu0, mine0 = cpu_seconds(pid), time.process_time()
@@ -310,9 +335,6 @@ def main() -> None:
                   f"1,000 in <= 20 s)")
     finally:
         floor.stop()
-        if args.profile:  # SIGINT: cProfile writes its file on the way out (not on SIGTERM)
-            server.process.send_signal(signal.SIGINT)  # type: ignore[union-attr]
-            server.process.wait(60)  # type: ignore[union-attr]
         server.stop()
     if args.profile:
         import pstats

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from starlette.requests import HTTPConnection
 
 from app.api.security import IDENTITY_COOKIE
@@ -132,20 +132,26 @@ async def optional_player(request: Request) -> Player | None:
     return await identify(request)
 
 
-# declares the bearer scheme in the OpenAPI document (Swagger UI's "Authorize" button); the
-# token itself is read by identify(), which also knows the browser's cookie
-bearer = HTTPBearer(auto_error=False, scheme_name="bearer",
-                    description="the token from POST /api/players")
-
-
-async def required_player(
-        request: Request,
-        _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Player:
+async def required_player(request: HTTPConnection) -> Player:
     player = await identify(request)
     if player is None:
         raise AppError("unauthenticated",
                        "send Authorization: Bearer <token> (from POST /api/players)", 401)
     return player
+
+
+class _CallingPlayer(HTTPBearer):
+    """The bearer scheme as the OpenAPI document declares it (Swagger UI's "Authorize"
+    button), answering the calling player itself: the token is read by identify(), which
+    also knows the browser's cookie. One dependency for FastAPI to solve per request, where
+    a scheme declared beside ``required_player`` made two levels of them."""
+
+    async def __call__(self, request: HTTPConnection) -> Player:  # type: ignore[override]
+        return await required_player(request)
+
+
+bearer = _CallingPlayer(auto_error=False, scheme_name="bearer",
+                        description="the token from POST /api/players")
 
 
 async def _registry(conn: HTTPConnection) -> Registry:
@@ -161,7 +167,7 @@ async def _repo(conn: HTTPConnection) -> Repository:
 RegistryDep = Annotated[Registry, Depends(_registry)]
 RepoDep = Annotated[Repository, Depends(_repo)]
 MaybePlayer = Annotated[Player | None, Depends(optional_player)]
-CurrentPlayer = Annotated[Player, Depends(required_player)]
+CurrentPlayer = Annotated[Player, Depends(bearer)]
 
 
 TEST_SEED_HEADER = "X-Ludoteca-Test-Seed"

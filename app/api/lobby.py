@@ -124,12 +124,11 @@ async def leave_table(table_id: str, request: Request, player: CurrentPlayer) ->
 
 @router.post("/tables/{table_id}/start", response_model=TableOut,
              responses=errors(401, 403, 404, 409, 503))
-async def start_table(table_id: str, request: Request, player: CurrentPlayer,
-                      registry: RegistryDep) -> TableOut:
+async def start_table(table_id: str, request: Request, player: CurrentPlayer) -> Response:
     """Start the game (host only, every seat taken)."""
-    actor = await registry.get(table_id)
+    actor = await get_registry(request).get(table_id)
     await actor.submit(Start(player.id))
-    return table_out(request, actor, player.id)
+    return json_response(table_json(request, actor, player.id))
 
 
 @router.delete("/tables/{table_id}", status_code=204,

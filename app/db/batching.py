@@ -62,6 +62,8 @@ class BatchWriter(Generic[Item]):
                     self._waker = None
                 self._lingering = []
                 self._take(batch)
+                if not batch:  # another writer's transaction took it meanwhile (ChatWriter)
+                    continue
             await self._store(batch)
             metrics.batch_committed(self.name, len(batch))
 

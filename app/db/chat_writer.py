@@ -9,6 +9,10 @@ message waits until it is stored (the sender hears if it was not); system lines 
 
 Each line carries its table's own sequence number (``seq``), given by the table's actor:
 clients use it to show a line once, and a restart reads it back.
+
+On SQLite, lines waiting here also ride along with the table writer's next transaction
+(app/db/table_writer.py): a join's system line is then stored by the next seat write's
+commit instead of one of its own (``take_waiting``, ``settle``).
 """
 
 from __future__ import annotations
@@ -66,6 +70,44 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
             self._end_linger()
         return done
 
+    def take_waiting(self) -> list[tuple[dict[str, Any], asyncio.Future[None]]]:
+        """On SQLite: the lines waiting for a commit (the lingering batch and what has queued;
+        not a batch being stored), taken out of this writer so that another writer's
+        transaction stores them; it must then ``settle`` them, or ``give_back`` them if its
+        transaction failed. Elsewhere: none."""
+        if self.raw is None:
+            return []
+        items = [*self._lingering, *self._queued()]
+        # the lingering batch is the very list ``_run`` stores when its wait is over: emptied
+        # here, that finds nothing to store (or only what has queued since)
+        self._lingering.clear()
+        return [item for item in items if not item[1].done()]
+
+    def give_back(self, items: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
+        """Lines ``take_waiting`` gave that were not stored after all: queued again."""
+        for item in items:
+            self._put(item)
+        if any(row["kind"] != "system" for row, _ in items):
+            self._end_linger()
+
+    def settle(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]],
+               exc: BaseException | None = None, *, shared: bool = False) -> None:
+        """Tell the lines' waiters they are stored (``exc``: why not); ``shared``: by another
+        writer's transaction (counted as lines, not as a batch of this writer)."""
+        if exc is not None:
+            log.warning("%d chat line(s) not stored", len(batch), exc_info=exc)
+            for _, done in batch:
+                if not done.done():
+                    done.set_exception(exc)
+                    done.exception()  # system lines do not wait: never "unretrieved"
+            return
+        if not shared:
+            self.batches += 1
+        self.lines += len(batch)
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
+
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
             if self.raw is not None:
@@ -76,14 +118,6 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
                 async with self.engine.begin() as conn:
                     await conn.execute(insert(CHAT), [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
-            log.warning("%d chat line(s) not stored", len(batch), exc_info=True)
-            for _, done in batch:
-                if not done.done():
-                    done.set_exception(exc)
-                    done.exception()  # system lines do not wait: never "unretrieved"
+            self.settle(batch, exc)
             return
-        self.batches += 1
-        self.lines += len(batch)
-        for _, done in batch:
-            if not done.done():
-                done.set_result(None)
+        self.settle(batch)

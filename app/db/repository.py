@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import secrets
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -82,6 +83,61 @@ class Identities:
             del self.by_hash[key]
 
 
+LIVE_STATUSES = ("waiting", "playing")
+
+
+class HostedTables:
+    """Which waiting or playing tables each player hosts, kept from this process's own table
+    writes: the number a new table is checked against (``LUDOTECA_MAX_HOSTED_TABLES``) without
+    going through every live table.
+
+    Only where this process writes every table (a single process; a cluster counts in the
+    database, where the other processes' tables are). Exact because every change of a
+    table's host or status is a write through the repository, and it is noted here only once
+    that write has committed: a new table (``create_table``), a host handing over by leaving
+    (``save_seats``), a start (still live), an end (``set_status``, or the game's last action
+    with its outcome: ``append_action``) and a deletion (``delete_table``). The tables a
+    restart brings back are noted by the registry (``note``)."""
+
+    def __init__(self) -> None:
+        self.host_of: dict[str, str] = {}  # live table → its host
+        self.counts: dict[str, int] = {}  # host → live tables
+
+    def count(self, player_id: str) -> int:
+        return self.counts.get(player_id, 0)
+
+    def note(self, table_id: str, host_id: str, status: str) -> None:
+        """``table_id`` is hosted by ``host_id`` and has this status now."""
+        if status not in LIVE_STATUSES:
+            self.end(table_id)
+            return
+        old = self.host_of.get(table_id)
+        if old == host_id:
+            return
+        if old is not None:
+            self._less(old)
+        self.host_of[table_id] = host_id
+        self.counts[host_id] = self.counts.get(host_id, 0) + 1
+
+    def host_is(self, table_id: str, host_id: str) -> None:
+        """A live table's host is ``host_id`` now (a table not known here is not live)."""
+        if table_id in self.host_of:
+            self.note(table_id, host_id, "waiting")
+
+    def end(self, table_id: str) -> None:
+        """``table_id`` is no longer waiting or playing (finished, expired, deleted)."""
+        host = self.host_of.pop(table_id, None)
+        if host is not None:
+            self._less(host)
+
+    def _less(self, host_id: str) -> None:
+        left = self.counts[host_id] - 1
+        if left:
+            self.counts[host_id] = left
+        else:
+            del self.counts[host_id]
+
+
 def _player(row: Any) -> Player:
     return Player(id=row.id, name=row.name, token_hash=row.token_hash,
                   created_at=row.created_at, bot=row.bot)
@@ -111,7 +167,11 @@ class Repository:
         # and new players (app/db/player_writer.py)
         self.player_writer = PlayerWriter(sessions.kw["bind"])
         # and tables' rows, seats and status (app/db/table_writer.py)
-        self.table_writer = TableWriter(sessions.kw["bind"])
+        # (on SQLite the chat lines waiting meanwhile share its commits)
+        self.table_writer = TableWriter(sessions.kw["bind"], chat=self.chat_writer)
+        # the live tables each player hosts, when this process writes every table (turned
+        # on by the registry of a single process: app/tables/registry.py)
+        self.hosted: HostedTables | None = None
 
     async def close(self) -> None:
         await self.writer.close()
@@ -216,10 +276,15 @@ class Repository:
     # a table's row, seats and status: in the table writer's shared transactions
     # (app/db/table_writer.py); each call returns once its write is committed
 
-    async def create_table(self, table: GameTable, host_seat: int) -> None:
-        values = _values(table)
-
-        seat = {"table_id": table.id, "seat": host_seat, "player_id": table.host_id}
+    async def create_table(self, table: GameTable | Mapping[str, Any], host_seat: int) -> None:
+        """Store a new table's row (an ORM instance, or its column values: the registry's
+        way, without building an instance to read it back) and its host's seat."""
+        if isinstance(table, GameTable):
+            values = _values(table)
+        else:  # unset columns left to their defaults, as ``_values`` leaves them
+            values = {key: value for key, value in table.items() if value is not None}
+        table_id, host_id = values["id"], values["host_id"]
+        seat = {"table_id": table_id, "seat": host_seat, "player_id": host_id}
 
         async def write(conn: AsyncConnection) -> None:
             await conn.execute(insert(GameTable).values(values))
@@ -228,13 +293,16 @@ class Repository:
         raw = self.table_writer.raw
         if raw is None:
             await self.table_writer.write(Write(write))
-            return
-        table_row, seat_row = raw.insert_table.params(values), raw.insert_seat.params(seat)
+        else:
+            table_row = raw.insert_table.params(values)
+            seat_row = raw.insert_seat.params(seat)
 
-        def raw_write(db: sqlite3.Connection) -> None:
-            db.execute(raw.insert_table.sql, table_row)
-            db.execute(raw.insert_seat.sql, seat_row)
-        await self.table_writer.write(Write(write, raw_write))
+            def raw_write(db: sqlite3.Connection) -> None:
+                db.execute(raw.insert_table.sql, table_row)
+                db.execute(raw.insert_seat.sql, seat_row)
+            await self.table_writer.write(Write(write, raw_write))
+        if self.hosted is not None:
+            self.hosted.note(table_id, host_id, values["status"])
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
                          version: int, epoch: int | None = None) -> None:
@@ -250,16 +318,18 @@ class Repository:
         raw = self.table_writer.raw
         if raw is None:
             await self.table_writer.write(Write(write))
-            return
-        seat_rows = [raw.insert_seat.params(row) for row in rows]
-        gone = raw.delete_seats.params({"w_id": table_id})
+        else:
+            seat_rows = [raw.insert_seat.params(row) for row in rows]
+            gone = raw.delete_seats.params({"w_id": table_id})
 
-        def raw_write(db: sqlite3.Connection) -> None:
-            raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
-            db.execute(raw.delete_seats.sql, gone)
-            if seat_rows:
-                db.executemany(raw.insert_seat.sql, seat_rows)
-        await self.table_writer.write(Write(write, raw_write))
+            def raw_write(db: sqlite3.Connection) -> None:
+                raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
+                db.execute(raw.delete_seats.sql, gone)
+                if seat_rows:
+                    db.executemany(raw.insert_seat.sql, seat_rows)
+            await self.table_writer.write(Write(write, raw_write))
+        if self.hosted is not None:
+            self.hosted.host_is(table_id, host_id)
 
     async def set_status(self, table_id: str, status: str, version: int,
                          epoch: int | None = None, **fields: Any) -> None:
@@ -270,12 +340,14 @@ class Repository:
         raw = self.table_writer.raw
         if raw is None:
             await self.table_writer.write(Write(write))
-            return
-        values = {"status": status, "version": version, **fields}
+        else:
+            values = {"status": status, "version": version, **fields}
 
-        def raw_write(db: sqlite3.Connection) -> None:
-            raw.fenced_update(db, table_id, epoch, values)
-        await self.table_writer.write(Write(write, raw_write))
+            def raw_write(db: sqlite3.Connection) -> None:
+                raw.fenced_update(db, table_id, epoch, values)
+            await self.table_writer.write(Write(write, raw_write))
+        if self.hosted is not None and status not in LIVE_STATUSES:
+            self.hosted.end(table_id)
 
     async def append_action(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                             source: str, finished_outcome: dict[str, Any] | None,
@@ -284,6 +356,8 @@ class Repository:
         durable. Many tables' actions share one transaction (group commit)."""
         await self.writer.append(PendingAction(table_id, seq, seat, action, source,
                                                finished_outcome, now(), epoch))
+        if finished_outcome is not None and self.hosted is not None:
+            self.hosted.end(table_id)  # the game is over: the table is finished
 
     # ------------------------------------------------------------------ ownership
 
@@ -343,6 +417,8 @@ class Repository:
             await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             await conn.execute(delete(ActionRecord).where(ActionRecord.table_id == table_id))
             await conn.execute(delete(GameTable).where(GameTable.id == table_id))
+        if self.hosted is not None:
+            self.hosted.end(table_id)
 
     async def table(self, table_id: str) -> GameTable | None:
         async with self.sessions() as s:

@@ -9,6 +9,10 @@ database's thread (app/db/batching.py ``run_in_thread``). A write refused by its
 and the others commit. Anything else that fails rolls the whole batch back and every write
 is then made in a transaction of its own, so each fails or succeeds as it did before it
 shared one.
+
+On SQLite the chat lines waiting in the chat writer (app/db/chat_writer.py: a join's or a
+leave's system line lingers there for company) ride along with a batch: inserted in the
+same transaction, stored by the same commit, instead of a commit of their own.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -33,6 +37,9 @@ from app.db.batching import (
 )
 from app.db.models import GameTable, TableSeat
 from app.db.writer import StaleOwner
+
+if TYPE_CHECKING:
+    from app.db.chat_writer import ChatWriter
 
 log = logging.getLogger(__name__)
 
@@ -95,10 +102,13 @@ class RawTables:
 class TableWriter(BatchWriter[Item]):
     name = "table-writer"
 
-    def __init__(self, engine: AsyncEngine, max_batch: int = 200) -> None:
+    def __init__(self, engine: AsyncEngine, max_batch: int = 200,
+                 chat: ChatWriter | None = None) -> None:
         super().__init__(engine, max_batch)
         # SQLite: the statements each write's raw form runs (None: SQLAlchemy's path)
         self.raw = RawTables(engine.dialect) if one_hop(engine) else None
+        # the chat writer whose waiting lines ride along with a batch (SQLite)
+        self.chat = chat
 
     def write(self, write: Write) -> asyncio.Future[None]:
         """Queue one write; the future is done once it is committed (or failed)."""
@@ -137,10 +147,18 @@ class TableWriter(BatchWriter[Item]):
                 _settle(done, None)
 
     async def _store_raw(self, batch: list[Item]) -> None:
-        """The batch in one transaction, in one hop to SQLite's thread; as ``_store``: a
-        fenced write fails alone, any other failure sends every write to a transaction of
-        its own (one hop each)."""
+        """The batch in one transaction, in one hop to SQLite's thread, with the chat lines
+        waiting meanwhile; as ``_store``: a fenced write fails alone, any other failure
+        sends the chat lines back to their writer and every write to a transaction of its
+        own (one hop each)."""
         writes = [write.raw for write, _ in batch]
+        chat = self.chat
+        riders = chat.take_waiting() if chat is not None else []
+        chat_sql, chat_rows = "", []
+        if riders:
+            assert chat is not None and chat.raw is not None
+            chat_sql = chat.raw.sql
+            chat_rows = [chat.raw.params(row) for row, _ in riders]
 
         def run(db: sqlite3.Connection) -> list[StaleOwner | None]:
             refused: list[StaleOwner | None] = []
@@ -151,14 +169,20 @@ class TableWriter(BatchWriter[Item]):
                     refused.append(exc)
                 else:
                     refused.append(None)
+            if chat_rows:
+                db.executemany(chat_sql, chat_rows)
             return refused
 
-        if len(batch) > 1:
+        if len(batch) > 1 or riders:
             try:
                 outcomes = await run_in_thread(self.engine, lambda db: transaction(db, run))
             except Exception:  # noqa: BLE001 - each on its own below
                 log.debug("a shared table write failed; writing one by one", exc_info=True)
+                if riders:
+                    chat.give_back(riders)  # type: ignore[union-attr]
             else:
+                if riders:
+                    chat.settle(riders, shared=True)  # type: ignore[union-attr]
                 for (_, done), exc in zip(batch, outcomes, strict=True):
                     _settle(done, exc)
                 return

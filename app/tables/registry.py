@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.db.models import GameTable
-from app.db.repository import Repository, now
+from app.db.repository import HostedTables, Repository, now
 from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import BadOptions
@@ -64,6 +64,8 @@ class Registry:
         self._refused: dict[str, float] = {}
         if cluster is not None:
             cluster.on_lost = self.drop
+        elif getattr(repo, "hosted", None) is None:  # this process writes every table:
+            repo.hosted = HostedTables()  # count each player's hosted tables as it goes
 
     # ------------------------------------------------------------------ create / find
 
@@ -81,21 +83,21 @@ class Registry:
             resolved = table_options.resolve(engine, seats, options)
         except BadOptions as exc:
             raise AppError("bad_options", str(exc), 422) from None
-        row = GameTable(
-            id=secrets.token_urlsafe(8), game=game, seat_count=seats, options=resolved,
-            private=private, invite_token=secrets.token_urlsafe(18), host_id=host_id,
-            status="waiting", seed=secrets.randbits(63) if seed is None else seed,
-            version=1, created_at=now(),
-            rematch_of=rematch_of, position=position,
-            branch_of=branch_of[0] if branch_of else None,
-            branch_step=branch_of[1] if branch_of else None,
-        )
-        if self.cluster is not None and not await self.cluster.claim(row.id):
+        # the new row's columns (a dict: an ORM instance costs more to build than to store)
+        table_id, invite, created_at = secrets.token_urlsafe(8), secrets.token_urlsafe(18), now()
+        table_seed = secrets.randbits(63) if seed is None else seed
+        row = {"id": table_id, "game": game, "seat_count": seats, "options": resolved,
+               "private": private, "invite_token": invite, "host_id": host_id,
+               "status": "waiting", "seed": table_seed, "version": 1, "created_at": created_at,
+               "rematch_of": rematch_of, "position": position,
+               "branch_of": branch_of[0] if branch_of else None,
+               "branch_step": branch_of[1] if branch_of else None}
+        if self.cluster is not None and not await self.cluster.claim(table_id):
             raise AppError("storage_unavailable", "could not register the new table", 503)
         await self.repo.create_table(row, host_seat=host_seat)
-        table = new_table(id=row.id, engine=adapt(engine), seat_count=seats, options=resolved,
-                          private=private, invite_token=row.invite_token, seed=row.seed,
-                          created_at=row.created_at, host_id=host_id, host_name=host_name,
+        table = new_table(id=table_id, engine=adapt(engine), seat_count=seats, options=resolved,
+                          private=private, invite_token=invite, seed=table_seed,
+                          created_at=created_at, host_id=host_id, host_name=host_name,
                           host_seat=host_seat, rematch_of=rematch_of, position=position,
                           branch_of=branch_of, now=time.monotonic())
         return self._add(TableActor(table, self.repo))
@@ -209,11 +211,13 @@ class Registry:
         return out
 
     async def hosted_count(self, player_id: str) -> int:
-        """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process)."""
-        if self.cluster is not None:
+        """Waiting or playing tables ``player_id`` hosts (in a cluster: in every process,
+        counted in the database; alone: kept as the tables' writes commit, without going
+        through every live table: app/db/repository.py ``HostedTables``)."""
+        hosted = getattr(self.repo, "hosted", None)
+        if self.cluster is not None or hosted is None:
             return await self.repo.hosted_count(player_id)
-        return sum(1 for a in self.actors.values()
-                   if a.table.host_id == player_id and a.table.status in LIVE)
+        return hosted.count(player_id)
 
     # ------------------------------------------------------------------ cluster
 
@@ -401,8 +405,11 @@ class Registry:
                 log.error("table %s: game %s is not installed; skipped", row.id, row.game)
                 continue
             try:
-                self._add(await self._actor_from_row(row))
+                actor = self._add(await self._actor_from_row(row))
                 restored += 1
+                hosted = getattr(self.repo, "hosted", None)
+                if hosted is not None:
+                    hosted.note(row.id, actor.table.host_id, actor.table.status.value)
             except Exception:  # noqa: BLE001 - one bad table must not stop the server
                 log.exception("table %s could not be restored from its log", row.id)
         return restored

@@ -106,3 +106,35 @@ def test_links_follow_the_host_and_scheme_of_each_request() -> None:
         url = summary_json(request(host, scheme), s, "inv-1", None)["url"]
         assert url == f"{scheme}://{host.decode()}/tables/t1"
         assert url == summary_out(request(host, scheme), s, "inv-1", None).url
+
+
+def starlette_json(content: Any) -> bytes:
+    """What FastAPI's JSONResponse writes for a response model's data."""
+    import json
+
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode()
+
+
+def test_player_and_start_answers_are_the_bytes_their_model_gives(shared_server) -> None:
+    from app.api.schemas import PlayerCreated, PlayerOut
+
+    base = shared_server.url
+    created = httpx.post(f"{base}/api/players", json={"name": "Zoë  \u00f1 \"q\" 😀"})
+    assert created.status_code == 201 and created.headers["content-type"] == "application/json"
+    model = PlayerCreated.model_validate(created.json())
+    assert created.content == starlette_json(model.model_dump(mode="json"))
+    me = httpx.get(f"{base}/api/players/me",
+                   headers={"Authorization": f"Bearer {model.token}"})
+    assert me.status_code == 200 and me.headers["content-type"] == "application/json"
+    assert me.content == starlette_json(PlayerOut(id=model.id, name=model.name).model_dump(
+        mode="json"))
+    host = ApiClient(base, "Host")
+    guest = ApiClient(base, "Guest")
+    table = host.create_table("hanabi", 2)
+    guest.join(table["id"])
+    started = httpx.post(f"{base}/api/tables/{table['id']}/start", headers=host.headers)
+    assert started.status_code == 200 and started.headers["content-type"] == "application/json"
+    assert started.json()["status"] == "playing"
+    assert TableOut.model_validate(started.json()).model_dump(mode="json") == started.json()
+    assert list(started.json()) == list(TableOut.model_fields)

@@ -194,6 +194,10 @@ async def fill(repo: Repository) -> None:
     left_out = table(1)  # outcome, position... left out: NULL
     left_out.created_at = AT
     await repo.create_table(left_out, host_seat=0)
+    # the registry's way: the columns' values, the unset ones None (left to their defaults)
+    as_dict = {c.key: getattr(left_out, c.key) for c in GameTable.__table__.columns}
+    as_dict.update(id="t2", invite_token="inv2")
+    await repo.create_table(as_dict, host_seat=0)
     await repo.save_seats("t0", [None, "p1", "p0"], "p0", 2, epoch=0)
     await repo.set_status("t0", "finished", 9, epoch=0, started_at=AT, finished_at=AT,
                           outcome={"score": 25, "why": None})
@@ -216,6 +220,11 @@ async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) 
     stored = dump(tmp_path / "raw" / "r.db")
     assert stored == dump(tmp_path / "sa" / "r.db")
     assert len(stored["players"]) == 2 and len(stored["chat_lines"]) == 2
+    # a row given as a dict is stored as the same row given as an instance
+    columns = [c.name for c in GameTable.__table__.columns]  # SELECT *'s order
+    t1, t2 = (dict(zip(columns, row, strict=True)) for row in stored["tables"]
+              if row[0] in ("t1", "t2"))
+    assert {k for k in columns if t1[k] != t2[k]} == {"id", "invite_token"}
     db = sqlite3.connect(tmp_path / "raw" / "r.db")
     try:  # a JSON column left out is SQL NULL, not JSON null
         assert db.execute("SELECT outcome IS NULL, position IS NULL FROM tables "
@@ -315,3 +324,62 @@ async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path, monkeyp
     again = await make_repo(tmp_path)
     assert [c.seq for c in await again.chat_lines("t0")] == [1, 2]
     await done(again)
+
+
+async def test_waiting_system_lines_share_a_table_writes_commit(tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)  # on their own: never, in this test
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_player("p1", "Ana", "tok-1")
+    await repo.create_table(table(0), host_seat=0)
+    lines = [system_line(repo, 1)]
+    await asyncio.sleep(0.01)  # the chat writer has taken it: it lingers
+    lines.append(system_line(repo, 2))  # and this one is queued behind it
+    assert not any(line.done() for line in lines)
+    # a seat write (a join) stores them in its own transaction: no commit of their own
+    await asyncio.wait_for(repo.save_seats("t0", ["p0", "p1", None, None], "p0", 2), 10)
+    assert all(line.done() and line.exception() is None for line in lines)
+    assert repo.chat_writer.batches == 0 and repo.chat_writer.lines == 2
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2]
+    # the chat writer, woken later, finds nothing left to store (and stores no line twice)
+    repo.chat_writer._end_linger()
+    await asyncio.sleep(0.05)
+    assert repo.chat_writer.batches == 0 and repo.chat_writer._task is not None \
+        and not repo.chat_writer._task.done()
+    lines.append(system_line(repo, 3))  # later lines are the chat writer's again
+    await asyncio.sleep(0.01)  # (taken: lingering)
+    repo.chat_writer._end_linger()
+    await asyncio.wait_for(lines[-1], 10)
+    assert repo.chat_writer.batches == 1 and repo.chat_writer.lines == 3
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2, 3]
+    await done(repo)
+
+
+async def test_lines_riding_a_failed_table_write_are_stored_by_their_own_writer(
+        tmp_path, monkeypatch) -> None:
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_table(table(0), host_seat=0)
+    line = system_line(repo, 1)
+    await asyncio.sleep(0.01)  # lingering
+    with pytest.raises(IntegrityError):  # that table id is taken: the transaction fails
+        await asyncio.wait_for(repo.create_table(table(0), host_seat=0), 10)
+    # the line went back to the chat writer, which stores it (a system line: it had been
+    # lingering; a failed table write must not cost it its place)
+    repo.chat_writer._end_linger()
+    await asyncio.wait_for(line, 10)
+    assert repo.chat_writer.batches == 1 and repo.chat_writer.lines == 1
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1]
+    # a fenced write refused alone still stores the lines riding with it
+    second = system_line(repo, 2)
+    await asyncio.sleep(0.01)
+    with pytest.raises(StaleOwner):
+        await asyncio.wait_for(repo.set_status("t0", "playing", 2, epoch=99), 10)
+    assert second.done() and second.exception() is None
+    assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2]
+    await done(repo)
