@@ -6,8 +6,10 @@ The seat never comes from a message: it comes from the authenticated connection.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.errors import AppError
@@ -51,14 +53,38 @@ ClientMessage = Annotated[
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
+# an integer literal orjson would read as a float (past 64 bits) where json reads an int
+_LONG_NUMBER = re.compile(r"\d{19}")
+_LONG_NUMBER_BYTES = re.compile(rb"\d{19}")
+_ACTION_KEYS = {"type", "action", "version"}
+
+
+def _decode(raw: str | bytes) -> Any:
+    """``json.loads(raw)``: by orjson (several times faster) when it reads the text the
+    same (no integer past 64 bits; anything orjson refuses, NaN say, goes to json, whose
+    errors the client is told)."""
+    long = _LONG_NUMBER_BYTES if isinstance(raw, bytes) else _LONG_NUMBER
+    if long.search(raw) is None:  # type: ignore[arg-type]
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
+
+
 def parse_client_message(raw: str | bytes, limit: int) -> Any:
     """Decode and validate one message; raise ``AppError`` with a clear reason otherwise."""
     if len(raw) > limit:
         raise AppError("too_large", f"messages are limited to {limit} bytes")
     try:
-        data = json.loads(raw)
+        data = _decode(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise AppError("bad_message", f"not valid JSON: {exc}") from None
+    if type(data) is dict and data.keys() == _ACTION_KEYS and data["type"] == "action" \
+            and type(data["action"]) is dict and type(data["version"]) is int:
+        # a move, well formed (what validation would accept unchanged): built as it is
+        return ActionMessage.model_construct(type="action", action=data["action"],
+                                             version=data["version"])
     try:
         return _adapter.validate_python(data)
     except ValidationError as exc:
