@@ -6,7 +6,6 @@ The seat never comes from a message: it comes from the authenticated connection.
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -53,38 +52,40 @@ ClientMessage = Annotated[
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-# an integer literal orjson would read as a float (past 64 bits) where json reads an int
-_LONG_NUMBER = re.compile(r"\d{19}")
-_LONG_NUMBER_BYTES = re.compile(rb"\d{19}")
-_ACTION_KEYS = {"type", "action", "version"}
-
-
-def _decode(raw: str | bytes) -> Any:
-    """``json.loads(raw)``: by orjson (several times faster) when it reads the text the
-    same (no integer past 64 bits; anything orjson refuses, NaN say, goes to json, whose
-    errors the client is told)."""
-    long = _LONG_NUMBER_BYTES if isinstance(raw, bytes) else _LONG_NUMBER
-    if long.search(raw) is None:  # type: ignore[arg-type]
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(raw)
+def _move(raw: str | bytes) -> Any:
+    """A move as ``json.loads`` reads it, read by orjson (several times faster), or None: only
+    an object of type "action" whose values are no floats and whose action is a flat object
+    of no floats (orjson reads an integer past 64 bits as a float, json as an int; anything
+    else they read alike), and nothing orjson refuses (NaN, a lone surrogate...): all that
+    goes to json as before, its errors told as before."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if type(data) is not dict or data.get("type") != "action":
+        return None
+    for value in data.values():
+        if type(value) is float:
+            return None
+        if type(value) is dict:
+            for inner in value.values():
+                if type(inner) is float or type(inner) is dict or type(inner) is list:
+                    return None
+        elif type(value) is list:
+            return None
+    return data
 
 
 def parse_client_message(raw: str | bytes, limit: int) -> Any:
     """Decode and validate one message; raise ``AppError`` with a clear reason otherwise."""
     if len(raw) > limit:
         raise AppError("too_large", f"messages are limited to {limit} bytes")
-    try:
-        data = _decode(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise AppError("bad_message", f"not valid JSON: {exc}") from None
-    if type(data) is dict and data.keys() == _ACTION_KEYS and data["type"] == "action" \
-            and type(data["action"]) is dict and type(data["version"]) is int:
-        # a move, well formed (what validation would accept unchanged): built as it is
-        return ActionMessage.model_construct(type="action", action=data["action"],
-                                             version=data["version"])
+    data = _move(raw)
+    if data is None:
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise AppError("bad_message", f"not valid JSON: {exc}") from None
     try:
         return _adapter.validate_python(data)
     except ValidationError as exc:

@@ -29,6 +29,12 @@ MESSAGES = [
     '{"type":"chat","text":"hola"}', '{"type":"ping"}', '{"type":"sync"}',
     '{"type":"ephemeral","data":{"x":1}}', '{"type":"nope"}', '[1,2]', '"action"', '{',
     '{"type":"action"', '', '   {"type":"ping"}  ',
+    '\ufeff{"type":"action","action":{"card":1},"version":1}',
+    b'\xef\xbb\xbf{"type":"action","action":{"card":1},"version":1}',
+    '{"type":"action","action":{"card":1},"version":1}\n',
+    '{"type":"action","action":{"card":[1]},"version":1}',
+    '{"type":"action","action":{"card":1.5},"version":1}',
+    '{"type":"action","action":{"card":1e2},"version":1}',
 ]
 
 
