@@ -141,6 +141,9 @@ class HanabiState:
         hands = self.__dict__.get("_hands")
         if hands is not None:
             s.__dict__["_hands_before"] = hands
+        discard = self.__dict__.get("_discard")
+        if discard is not None:  # the discard pile only grows: its faces so far, the same
+            s.__dict__["_discard_before"] = discard
         return s
 
     @property
@@ -451,9 +454,21 @@ class HanabiEngine(BaseEngine):
                  for owner, (_cards, backs, faces, _texts) in enumerate(variants)]
         public = state.__dict__.get("_public")
         if public is None:  # the same for every seat, so built once per state too
+            cards = state.discard
+            before = state.__dict__.pop("_discard_before", None)
+            if before is not None and len(before[0]) <= len(cards) \
+                    and cards[:len(before[0])] == before[0]:
+                # the pile as the state this one was copied from showed it, and what came
+                # since (a card's face is its id, colour and rank: equal cards, equal faces)
+                known = len(before[0])
+                faces = before[1] if known == len(cards) else \
+                    [*before[1], *(c.face() for c in cards[known:])]
+            else:
+                faces = [c.face() for c in cards]
+            state.__dict__["_discard"] = (list(cards), faces)
             public = {
                 "fireworks": state.fireworks(),
-                "discard": [c.face() for c in state.discard],
+                "discard": faces,
                 "score": state.score(),
                 "max_score": state.max_score(),
                 "verdict": verdict(state.score()) if state.over else None,
