@@ -119,8 +119,15 @@ _COMMAND_CHILDREN: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
 def batch_committed(writer: str, size: int) -> None:
-    """One group commit of ``size`` items (the hook in app/db/batching.py)."""
-    BATCH_SIZE.labels(writer).observe(size)
+    """One group commit of ``size`` items (the hook in app/db/batching.py: a quiet server
+    commits every action alone, so its labelled child is kept, not asked for each time)."""
+    child = _BATCH_CHILDREN.get(writer)
+    if child is None:
+        child = _BATCH_CHILDREN[writer] = BATCH_SIZE.labels(writer)
+    child.observe(size)
+
+
+_BATCH_CHILDREN: dict[str, Any] = {}
 
 
 class MetricsMiddleware:

@@ -195,6 +195,8 @@ def cluster_counts(servers: list[LiveServer]) -> dict[str, int]:
 
     total: dict[str, int] = {}
     for server in servers:
+        if not getattr(server, "url", None):  # the floor: no platform, no counters
+            continue
         try:
             figures = httpx.get(f"{server.url}/metrics.json", headers=OPERATOR,
                                 timeout=10).json().get("cluster") or {}
@@ -383,7 +385,7 @@ def main() -> None:
             if n == 1 and "floor" in args.modes:
                 floor_run(args, tmp, postgres, one)
         if args.latency and "direct" in one:
-            latency_run(args, tmp, postgres, redis, one["direct"])
+            latency_run(args, tmp, postgres, redis, one["direct"], one.get("direct1"))
     finally:
         redis.stop()
         postgres.stop()
@@ -485,42 +487,64 @@ class FloorServer:
 
 def floor_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
               one: dict[str, float]) -> None:
-    """The floor under the same quota and generator: the platform's overhead as a ratio."""
+    """The floor under the same quota and generator: the platform's overhead as a ratio;
+    with ``--latency``, the floor paced at the same share of its own saturation too (what a
+    paced action costs with no platform: the machine's part of that cost)."""
+    m = floor_measure(args, postgres)
+    print(line("floor (bare websockets: parse, apply, views, durable append, sends)", m),
+          flush=True)
+    direct = one.get("direct1")
+    if direct:
+        print(f"  platform overhead: {direct / m['cpu_per_action_us']:.2f}x the floor's "
+              f"server CPU per action ({direct:.0f} against {m['cpu_per_action_us']:.0f}"
+              f" us); delivered {one['direct'] / m['rate']:.2f}x the floor's rate",
+              flush=True)
+    if args.latency:
+        target = m["rate"] * args.latency_share
+        paced = floor_measure(args, postgres, args.tables / target)
+        print(latency_line(f"floor latency at {args.latency_share:g} of its saturation",
+                           target, paced, args.quota)
+              + f"; {paced['cpu_per_action_us'] / m['cpu_per_action_us']:.2f}x its "
+                "closed-loop CPU per action", flush=True)
+
+
+def floor_measure(args: argparse.Namespace, postgres: PostgresCluster,
+                  period: float | None = None) -> dict[str, Any]:
+    """bench.wsfloor (a fresh one, its own database) driven under the quota."""
     url = postgres.new_database(f"scale_floor_{int(time.time() * 1000) % 10**9}")
     floor = FloorServer(url)
     group = Cgroup(f"ludoteca-bench-{os.getpid()}-floor")
     group.add(floor.process.pid)
     try:
         slots = [Slot("", floor.ws_url, k, floor=True) for k in range(args.tables)]
-        m = measure([floor], [group], slots, args, args.quota)  # type: ignore[list-item]
-        print(line("floor (bare websockets: parse, apply, views, durable append, sends)", m),
-              flush=True)
-        direct = one.get("direct1")
-        if direct:
-            print(f"  platform overhead: {direct / m['cpu_per_action_us']:.2f}x the floor's "
-                  f"server CPU per action ({direct:.0f} against {m['cpu_per_action_us']:.0f}"
-                  f" us); delivered {one['direct'] / m['rate']:.2f}x the floor's rate",
-                  flush=True)
+        return measure([floor], [group], slots, args, args.quota,  # type: ignore[list-item]
+                       period=period)
     finally:
         floor.stop()
         group.remove()
 
 
+def latency_line(label: str, target: float, m: dict[str, Any], quota: float) -> str:
+    return (f"{label} ({target:.0f} actions/s offered, one process, quota {quota}): "
+            f"delivered {m['rate']:.0f}/s, p50 {m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, "
+            f"max {m['max_ms']:.1f} ms, missed slots {m['missed']}, server CPU "
+            f"{m['cpu_per_action_us']:.0f} us/action (throttled "
+            f"{100 * m['throttled_share'][0]:.0f} % of the time); per action: "
+            + ", ".join(f"{v:.1f} {k}" for k, v in m["per_action"].items()))
+
+
 def latency_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
-                redis: RedisServer, saturated: float) -> None:
+                redis: RedisServer, saturated: float, closed_cpu: float | None = None) -> None:
     servers, groups = start_servers(1, tmp, postgres, redis, "lat")
     try:
         target = saturated * args.latency_share
         slots = slots_for("direct", servers, None, args.tables)
         period = len(slots) / target
         m = measure(servers, groups, slots, args, args.quota, period=period)
-        print(f"latency at {args.latency_share:g} of saturation ({target:.0f} actions/s "
-              f"offered, one process, quota {args.quota}): delivered {m['rate']:.0f}/s, "
-              f"p50 {m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, max {m['max_ms']:.1f} ms, "
-              f"missed slots {m['missed']}, server CPU {m['cpu_per_action_us']:.0f} us/action "
-              f"(throttled {100 * m['throttled_share'][0]:.0f} % of the time); per action: "
-              + ", ".join(f"{v:.1f} {k}" for k, v in m["per_action"].items()),
-              flush=True)
+        ratio = (f"; {m['cpu_per_action_us'] / closed_cpu:.2f}x its closed-loop CPU per "
+                 "action") if closed_cpu else ""
+        print(latency_line(f"latency at {args.latency_share:g} of saturation", target, m,
+                           args.quota) + ratio, flush=True)
     finally:
         for server in servers:
             server.stop()

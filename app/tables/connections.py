@@ -94,6 +94,27 @@ class BroadcastEncoder:
         return _dumps(out)
 
 
+def shared_text(shared: dict[str, Any]) -> bytes:
+    """The part of a broadcast's state messages every seat is told alike, encoded once: its
+    JSON members without the braces (``state_text`` puts each seat's own part after it)."""
+    return _dumps(shared)[1:-1]
+
+
+def state_text(shared: bytes, own: dict[str, Any]) -> bytes:
+    """A state message's JSON, the very bytes encoding ``{**shared part, **own}`` gives:
+    ``shared`` is ``shared_text`` of the shared part (whose keys ``own`` never has), ``own``
+    the seat's own part (its view may be ``orjson.Fragment``: the engine's ``view_json``)."""
+    return b"{" + shared + b"," + _dumps(own)[1:]
+
+
+def view_fragment(view_json: Callable[[Any, int | None, bool], bytes]
+                  ) -> Callable[[Any, int | None, bool], orjson.Fragment]:
+    """An engine's ``view_json(state, seat, reveal)`` as what a message holds."""
+    def fragment(state: Any, seat: int | None, reveal: bool) -> orjson.Fragment:
+        return orjson.Fragment(view_json(state, seat, reveal))
+    return fragment
+
+
 def text_frame(payload: bytes) -> bytes:
     """One final, unmasked WebSocket text frame (RFC 6455 5.2) holding ``payload``."""
     n = len(payload)

@@ -5,14 +5,21 @@ only the very same object is ever reused, never an equal-looking one of another 
 from __future__ import annotations
 
 import asyncio
+import random
+from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 import pytest
 
-import app.tables.actor as actor_module
 from app.games import ENGINES
-from app.tables.connections import BroadcastEncoder, encode
-from bench.actor import play
+from app.tables.actor import TableActor
+from app.tables.connections import BroadcastEncoder, Connection, encode
+from app.tables.core import views
+from app.tables.core.commands import Act, Join, Start
+from app.tables.core.state import TableStatus, new_table
+from app.tables.engine import adapt
+from tests.tables.support import MemoryRepo
 
 
 def test_a_shared_list_is_encoded_once_and_spliced_where_it_is_the_same_object() -> None:
@@ -62,20 +69,140 @@ def test_non_string_keys_still_encode() -> None:
     assert BroadcastEncoder().encode(message) == encode(message)
 
 
-@pytest.mark.parametrize("game", sorted(ENGINES))
-def test_every_broadcast_of_a_whole_game_is_what_encoding_each_message_gives(
-        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    checked = []
+class _Recorder(Connection):
+    """A connection that keeps what it is sent."""
 
-    class Checked(BroadcastEncoder):
-        def encode_bytes(self, message):  # type: ignore[no-untyped-def]
-            payload = super().encode_bytes(message)
-            assert payload == encode(message).encode()
-            checked.append(message.get("seat"))
-            return payload
+    def __init__(self, player_id: str | None) -> None:
+        async def nowhere(*_args: object) -> None:
+            return None
 
-    monkeypatch.setattr(actor_module, "BroadcastEncoder", Checked)
+        super().__init__(player_id, nowhere, nowhere, 10_000)
+        self.sent: list[bytes] = []
+
+    def push_bytes(self, payload: bytes) -> None:
+        self.sent.append(payload)
+
+
+async def _whole_game(game: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+                      ) -> int:
+    """Play a whole game with every seat, a spectator and a table screen connected; after
+    every broadcast, each connection's bytes must be its state message encoded whole."""
     engine = ENGINES[game]
-    actions, _cpu = asyncio.run(play(game, engine.min_players, 1))
-    assert actions > 0
-    assert len(checked) >= actions  # every seat's message of every move went through it
+    seats = engine.min_players
+    adapter = adapt(engine)
+    players = [f"p{i}" for i in range(seats)]
+    table = new_table(id="t", engine=adapter, seat_count=seats,
+                      options={o.name: o.default for o in engine.options} | options,
+                      private=False, invite_token="invite", seed=7,
+                      created_at=datetime.now(UTC), host_id=players[0], host_name="P0")
+    actor = TableActor(table, MemoryRepo(), clock=lambda: 1000.0)  # type: ignore[arg-type]
+    checked = [0]
+    original = TableActor._broadcast
+
+    def broadcast(self: TableActor, effect: Any) -> None:
+        for conn in self.connections.values():
+            conn.sent.clear()  # type: ignore[attr-defined]
+        original(self, effect)
+        for conn in self.connections.values():
+            known = self.table.conns.get(conn.id)
+            if known is None or conn.id == effect.exclude:
+                continue
+            expected = encode(views.state_message(self.table, known.seat, 1000.0,
+                                                  effect.events, screen=known.screen))
+            assert conn.sent == [expected.encode()]  # type: ignore[attr-defined]
+            checked[0] += 1
+
+    monkeypatch.setattr(TableActor, "_broadcast", broadcast)
+    actor.start()
+    try:
+        for i in range(1, seats):
+            await actor.submit(Join(players[i], f"P{i}"))
+        for player in players:
+            await actor.connect(_Recorder(player))
+        await actor.connect(_Recorder(None), watch=True)
+        screen = _Recorder(None)
+        screen.screen = True
+        await actor.connect(screen, watch=True)
+        await actor.submit(Start(players[0]))
+        rng = random.Random(3)
+        moves = 0
+        while actor.table.status is TableStatus.PLAYING and moves < 400:
+            seat = min(adapter.waiting_for(actor.state) or engine.to_act(actor.state))
+            legal = engine.legal_actions(actor.state, seat)
+            calm = [a for a in legal if a.get("type") != "play"] or legal
+            await actor.submit(Act(players[seat], rng.choice(calm), actor.table.version))
+            moves += 1
+    finally:
+        await actor.stop()
+    assert moves > 0
+    return checked[0]
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_broadcast_of_a_whole_game_is_each_message_encoded_whole(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hanabi's go through its view_json, the others' through BroadcastEncoder: both must
+    # give each connection exactly its own message, seats, spectator and screen alike
+    engine = type(ENGINES[game])
+    encoded: list[int | None] = []
+    if hasattr(engine, "view_json"):
+        view_json = engine.view_json
+
+        def counted(self: Any, state: Any, seat: int | None, reveal: bool = False) -> bytes:
+            encoded.append(seat)
+            return view_json(self, state, seat, reveal)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(engine, "view_json", counted)
+    checked = asyncio.run(_whole_game(game, {}, monkeypatch))
+    assert checked > 0
+    assert bool(encoded) == hasattr(engine, "view_json")
+
+
+@pytest.mark.parametrize("game", sorted(g for g, e in ENGINES.items()
+                                        if getattr(e, "cooperative", False)))
+def test_spectators_who_see_all_get_the_revealed_view_and_the_screen_does_not(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = asyncio.run(_whole_game(game, {"spectators_see_all": True}, monkeypatch))
+    assert checked > 0
+
+
+def _hanabi_states(options: dict[str, object], seats: int, seed: int) -> list[Any]:
+    engine = ENGINES["hanabi"]
+    rng = random.Random(seed)
+    state = engine.setup(seats, options, seed)
+    states = [state]
+    while not state.over:
+        engine.view_json(state, None)  # viewed as it is played: the next state starts from it
+        legal = engine.legal_actions(state, state.turn)
+        calm = [a for a in legal if a["type"] != "play"] or legal
+        state, _events = engine.apply(state, state.turn, rng.choice(calm))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(("options", "seats"), [
+    ({}, 4), ({}, 2), ({"multicolor": True}, 5), ({"fuses": 1, "clue_tokens": 10}, 3)])
+def test_hanabi_view_json_is_the_view_encoded_for_every_reader_of_every_state(
+        options: dict[str, object], seats: int) -> None:
+    engine = ENGINES["hanabi"]
+    for seed in range(3):
+        for state in _hanabi_states(options, seats, seed):
+            # the same state rebuilt from its record: every view made from scratch
+            fresh = engine.load(orjson.loads(orjson.dumps(engine.dump(state))))
+            for seat in [None, *range(seats)]:
+                expected = orjson.dumps(engine.view(fresh, seat))
+                assert orjson.dumps(engine.view(state, seat)) == expected
+                assert engine.view_json(state, seat) == expected
+            assert engine.view_json(state, None, True) == orjson.dumps(engine.view_all(fresh))
+
+
+def test_hanabi_view_json_never_shows_a_seat_its_own_cards() -> None:
+    engine = ENGINES["hanabi"]
+    state = _hanabi_states({}, 4, 1)[10]
+    for seat in range(4):
+        hands = orjson.loads(engine.view_json(state, seat))["hands"]
+        assert all("rank" not in card and "color" not in card for card in hands[seat])
+        assert all("rank" in card for owner, hand in enumerate(hands) if owner != seat
+                   for card in hand)
+    spectator = orjson.loads(engine.view_json(state, None))["hands"]
+    assert all("rank" not in card for hand in spectator for card in hand)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import orjson
+
 from app.games.base import (
     JSON,
     Action,
@@ -125,7 +127,7 @@ class HanabiState:
         """A copy ``apply`` may change. Hands are new lists of the same cards: a clue copies
         the cards of the hand it marks before marking them (``_clue``); played and discarded
         cards and log entries never change once there, so they are shared."""
-        return HanabiState(
+        s = HanabiState(
             seats=self.seats, options=dict(self.options), rng=self.rng, deck=list(self.deck),
             hands=[list(hand) for hand in self.hands],
             played=list(self.played), discard=list(self.discard), clues=self.clues,
@@ -133,6 +135,16 @@ class HanabiState:
             turns_taken=self.turns_taken, final_turns_left=self.final_turns_left,
             over=self.over, log=list(self.log),
         )
+        # the hands as this state's views showed them: a hand of the copy that still holds
+        # the very same cards shows the same (``_view``; cards never change once a state
+        # is returned, a clue marks copies)
+        hands = self.__dict__.get("_hands")
+        if hands is not None:
+            s.__dict__["_hands_before"] = hands
+        discard = self.__dict__.get("_discard")
+        if discard is not None:  # the discard pile only grows: its faces so far, the same
+            s.__dict__["_discard_before"] = discard
+        return s
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -381,6 +393,33 @@ class HanabiEngine(BaseEngine):
         host allows it). Never sent to a seat."""
         return self._view(state, None, reveal=True)
 
+    def view_json(self, state: HanabiState, seat: int | None, reveal: bool = False) -> bytes:
+        """``view(state, seat)`` (``reveal``: ``view_all(state)``) as JSON, the very bytes
+        ``orjson.dumps`` gives for it, without building the seat's view: the parts every
+        seat sees alike (all but ``me`` and ``hands``) and each hand as its owner and as the
+        others see it are encoded once per state, and a seat's text joins the hand each
+        owner shows that seat (the same choice ``_view`` makes, from the same lists)."""
+        texts = state.__dict__.get("_texts")
+        if texts is None:
+            whole = self._view(state, None, reveal=False)  # (the parts are seat-independent)
+            keys = list(whole)
+            me, hands = keys.index("me"), keys.index("hands")
+            hand_texts = []
+            for _cards, backs, faces, known in state.__dict__["_hands"]:
+                if not known:  # a hand's JSON: once for as long as it holds the same cards
+                    known += (_dumps(backs), _dumps(faces))
+                hand_texts.append(known)
+            texts = state.__dict__["_texts"] = (
+                _dumps({k: whole[k] for k in keys[:me]})[1:-1],
+                _dumps({k: whole[k] for k in keys[me + 1:hands]})[1:-1],
+                _dumps({k: whole[k] for k in keys[hands + 1:]})[1:-1],
+                hand_texts)
+        head, middle, tail, hand_texts = texts
+        shown = [faces if state.over or reveal or (seat is not None and owner != seat)
+                 else backs for owner, (backs, faces) in enumerate(hand_texts)]
+        return b"".join((b"{", head, b',"me":', b"null" if seat is None else b"%d" % seat,
+                         b",", middle, b',"hands":[', b",".join(shown), b"],", tail, b"}"))
+
     def current_scores(self, state: HanabiState) -> list[int]:
         return [state.score()] * state.seats
 
@@ -389,24 +428,47 @@ class HanabiEngine(BaseEngine):
         # each hand as its owner (and a spectator) sees it, and as everyone else does: built
         # once per state and shared by every seat's view (a state is never changed after
         # apply returns it, so the memo stays true; views are read-only)
+        # (each: the hand's cards, as its owner sees them, as the others do, and a slot for
+        # their JSON, ``view_json``); a hand still holding the very cards of the state this
+        # one was copied from is shown as that state showed it (a move changes one hand)
         variants = state.__dict__.get("_hands")
         if variants is None:
+            before = state.__dict__.pop("_hands_before", None) or ()
             variants = []
-            for hand in state.hands:
+            for owner, hand in enumerate(state.hands):
+                if owner < len(before):
+                    old = before[owner]
+                    cards = old[0]
+                    if len(cards) == len(hand) and all(
+                            a is b for a, b in zip(cards, hand, strict=True)):
+                        variants.append(old)
+                        continue
                 backs = [{"id": card.id, "knowledge": card.knowledge(colors)} for card in hand]
                 faces = [{**item, "color": card.color, "rank": card.rank}
                          for item, card in zip(backs, hand, strict=True)]
-                variants.append((backs, faces))
+                variants.append((tuple(hand), backs, faces, []))
             state.__dict__["_hands"] = variants
         # once the game is over nothing is secret: everyone sees every hand (and a replay, or
         # a spectator the host lets see everything, sees them all: ``reveal``)
         hands = [faces if state.over or reveal or (seat is not None and owner != seat) else backs
-                 for owner, (backs, faces) in enumerate(variants)]
+                 for owner, (_cards, backs, faces, _texts) in enumerate(variants)]
         public = state.__dict__.get("_public")
         if public is None:  # the same for every seat, so built once per state too
+            cards = state.discard
+            before = state.__dict__.pop("_discard_before", None)
+            if before is not None and len(before[0]) <= len(cards) \
+                    and cards[:len(before[0])] == before[0]:
+                # the pile as the state this one was copied from showed it, and what came
+                # since (a card's face is its id, colour and rank: equal cards, equal faces)
+                known = len(before[0])
+                faces = before[1] if known == len(cards) else \
+                    [*before[1], *(c.face() for c in cards[known:])]
+            else:
+                faces = [c.face() for c in cards]
+            state.__dict__["_discard"] = (list(cards), faces)
             public = {
                 "fireworks": state.fireworks(),
-                "discard": [c.face() for c in state.discard],
+                "discard": faces,
                 "score": state.score(),
                 "max_score": state.max_score(),
                 "verdict": verdict(state.score()) if state.over else None,
@@ -510,6 +572,15 @@ ENGINE = HanabiEngine()
 
 
 _COPIES: dict[tuple[str, ...], JSON] = {}
+
+
+def _dumps(value: Any) -> bytes:
+    """JSON bytes as the platform encodes a message (orjson; keys that are not strings
+    made strings only when some are)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def _copies(colors: tuple[str, ...]) -> JSON:

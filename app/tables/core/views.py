@@ -7,7 +7,7 @@ broadcast) plus the seat's own part; the shell encodes it once per seat, not per
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -153,23 +153,44 @@ def state_message(table: TableState, seat: int | None, now: float,
     """What ``seat`` (None: a spectator; ``screen``: a table screen, never the all-hands
     view) is sent: its view and legal actions, and what
     every seat is told alike. (Once per seat per change: kept to the calls it needs.)"""
+    message = {**(shared_part or shared(table, now)), **own_part(table, seat, events, screen)}
+    if with_history:
+        message["history"] = history_json(table.history, seat)
+    return message
+
+
+def own_part(table: TableState, seat: int | None, events: Sequence[Event] = (),
+             screen: bool = False,
+             view_text: Callable[[Any, int | None, bool], Any] | None = None
+             ) -> dict[str, Any]:
+    """The part of ``seat``'s state message that is its own, in the message's order after
+    the shared part. ``view_text(state, seat, reveal)``, if given, stands for the view
+    (``reveal``: the view with nothing hidden): the engine's view already encoded."""
     engine, state = table.engine, table.game_state
     playing = table.status is TableStatus.PLAYING and state is not None
     legal: list[Any] = []
     if seat is None:
-        view = None if state is None else (
-            engine.view_all(state) if sees_all(table, None) and not screen
-            else engine.view(state, None))
+        reveal = sees_all(table, None) and not screen
+        if state is None:
+            view = None
+        elif view_text is not None:
+            view = view_text(state, None, reveal)
+        else:
+            view = engine.view_all(state) if reveal else engine.view(state, None)
         chat = spectator_chat_allowed(table)
     else:
-        view = None if state is None else engine.view(state, seat)
+        if state is None:
+            view = None
+        elif view_text is not None:
+            view = view_text(state, seat, False)
+        else:
+            view = engine.view(state, seat)
         if playing:
             acting = table.turn.acting  # worked out already when several seats may act
             legal = acting[seat] if engine.acts_on_legal and seat in acting else \
                 engine.legal_actions(state, seat)
         chat = engine.chat_allowed(state, seat) if playing and engine.closes_chat else True
-    message = {
-        **(shared_part or shared(table, now)),
+    return {
         "seat": seat,
         "view": view,
         "legal_actions": legal,
@@ -177,6 +198,3 @@ def state_message(table: TableState, seat: int | None, now: float,
         "chat_allowed": chat,
         "rematch": None if table.rematch is None else rematch_json(table, seat),
     }
-    if with_history:
-        message["history"] = history_json(table.history, seat)
-    return message
