@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -184,13 +185,24 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
 def _allowed_methods(request: Request) -> list[str]:
     """The methods some route of the app answers on this request's path."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in _every_route(request.app.router.routes):
         if fastpath.is_twin(route):  # a copy of a route listed further on
             continue
         route_methods = getattr(route, "methods", None)
         if route_methods and route.matches(request.scope)[0] != Match.NONE:
             methods |= route_methods
     return sorted(methods)
+
+
+def _every_route(routes: list[Any]) -> Iterator[Any]:
+    """Every route, those of included routers in their place (FastAPI 0.16x keeps an included
+    router as one entry of the app's routes; before, its routes were copied into them)."""
+    for route in routes:
+        router = getattr(route, "original_router", None)
+        if router is None:
+            yield route
+        else:
+            yield from _every_route(router.routes)
 
 
 async def _sweep_forever(registry: Registry, every: float) -> None:
