@@ -183,15 +183,19 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """The methods some route of the app answers on this request's path."""
-    methods: set[str] = set()
+    """The methods the app answers on this request's path. A path spelled out in full is a
+    resource of its own: /api/matches/import answers POST, even though GET
+    /api/matches/{match_id} would also take that path (and answer 404)."""
+    spelled: set[str] = set()
+    templated: set[str] = set()
     for route in _every_route(request.app.router.routes):
         if fastpath.is_twin(route):  # a copy of a route listed further on
             continue
         route_methods = getattr(route, "methods", None)
         if route_methods and route.matches(request.scope)[0] != Match.NONE:
-            methods |= route_methods
-    return sorted(methods)
+            (templated if getattr(route, "param_convertors", None) else spelled).update(
+                route_methods)
+    return sorted(spelled or templated)
 
 
 def _every_route(routes: list[Any]) -> Iterator[Any]:

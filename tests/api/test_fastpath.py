@@ -70,7 +70,9 @@ def test_answers_and_refusals_are_the_same(shared_server) -> None:
         # path's routes answer (those of included routers too), each once, copies not counted
         for method, path, allow in (("PUT", f"/api/tables/{tid}", "DELETE, GET"),
                                     ("GET", f"/api/tables/{tid}/join", "POST"),
-                                    ("PUT", "/api/tables", "GET, POST")):
+                                    ("PUT", "/api/tables", "GET, POST"),
+                                    ("PUT", "/api/matches/import", "POST"),
+                                    ("PUT", "/api/matches/some-id", "GET")):
             r = client.request(method, path, headers=auth)
             assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
             assert r.headers["allow"] == allow, (method, path)
