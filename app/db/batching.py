@@ -184,6 +184,19 @@ def transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], Res
     return result
 
 
+async def insert_rows(engine: AsyncEngine, table: Table, raw: RawInsert | None,
+                      rows: list[Mapping[str, Any]]) -> None:
+    """``rows`` inserted into ``table`` in one transaction, durable when this returns: in one
+    hop to SQLite's thread with ``raw`` (``one_hop``), else through SQLAlchemy Core."""
+    if raw is not None:
+        params = [raw.params(row) for row in rows]
+        await run_in_thread(engine, lambda db: transaction(
+            db, lambda db: db.executemany(raw.sql, params)))
+    else:
+        async with engine.begin() as conn:
+            await conn.execute(insert(table), rows)
+
+
 async def run_in_thread(engine: AsyncEngine, work: Callable[[sqlite3.Connection], Result]
                         ) -> Result:
     """``work(db)`` on the pool's SQLite connection, in aiosqlite's thread: one hop there and

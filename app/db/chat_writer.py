@@ -21,10 +21,9 @@ import asyncio
 import logging
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter, RawInsert, one_hop, run_in_thread, transaction
+from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
 from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
@@ -110,13 +109,7 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
-            if self.raw is not None:
-                sql, rows = self.raw.sql, [self.raw.params(row) for row, _ in batch]
-                await run_in_thread(self.engine, lambda db: transaction(
-                    db, lambda db: db.executemany(sql, rows)))
-            else:
-                async with self.engine.begin() as conn:
-                    await conn.execute(insert(CHAT), [row for row, _ in batch])
+            await insert_rows(self.engine, CHAT, self.raw, [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
             self.settle(batch, exc)
             return

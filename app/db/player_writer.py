@@ -13,10 +13,9 @@ import asyncio
 import logging
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter, RawInsert, one_hop, run_in_thread, transaction
+from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
 from app.db.models import Player
 
 log = logging.getLogger(__name__)
@@ -42,13 +41,7 @@ class PlayerWriter(BatchWriter[Item]):
 
     async def _store(self, batch: list[Item]) -> None:
         try:
-            if self.raw is not None:
-                sql, rows = self.raw.sql, [self.raw.params(row) for row, _ in batch]
-                await run_in_thread(self.engine, lambda db: transaction(
-                    db, lambda db: db.executemany(sql, rows)))
-            else:
-                async with self.engine.begin() as conn:
-                    await conn.execute(insert(PLAYERS), [row for row, _ in batch])
+            await insert_rows(self.engine, PLAYERS, self.raw, [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell the waiters, keep running
             if len(batch) > 1:  # one bad row must not cost the others theirs: one by one
                 for item in batch:
