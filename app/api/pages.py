@@ -132,8 +132,12 @@ async def replay_page(match_id: str, request: Request, player: MaybePlayer,
     row = await finished_row(repo, match_id)
     game = ENGINES[row.game].catalogue_entry()  # type: ignore[attr-defined]
     match = MatchOut(**match_out(row)).model_dump()
-    return render(request, "replay.html", player, match=match, game=game,
-                  match_json=script_json(match))
+    # "play on from here" offers the table's own settings, prefilled with the match's
+    table_options = [o for o in game["options"] if o.get("platform")]
+    values = {o["name"]: row.options[o["name"]] for o in table_options if o["name"] in row.options}
+    return render(request, "replay.html", player, match=match, game=game, private=row.private,
+                  match_json=script_json(match),
+                  branch_json=script_json({"options": table_options, "values": values}))
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)

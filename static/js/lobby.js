@@ -3,59 +3,14 @@
 // seat (join) and games in progress (watch).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
-import { FOLDED, choiceLabel, settingsItems, settingsList, shown } from "./settings.js";
+import { FOLDED, optionField, optionsToSend, settingsItems, settingsList, showFields } from "./settings.js";
 
 const gamesBlock = document.getElementById("games-data");
 const games = gamesBlock ? JSON.parse(gamesBlock.textContent) : [];
 const form = document.getElementById("create-table");
 
-function optionInput(option) {
-  const label = t(`option.${option.name}`);
-  let field;
-  if (option.type === "bool") {
-    field = el("label", { class: "check" },
-      el("input", { type: "checkbox", name: option.name, checked: option.default }), " ", label);
-  } else if (option.choices) {
-    field = el("label", {}, label, " ",
-      el("select", { name: option.name },
-        option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, choiceLabel(option, c)))));
-  } else {
-    field = el("label", {}, label, " ",
-      el("input", { type: "number", name: option.name, value: option.default,
-        min: option.minimum, max: option.maximum, inputmode: "numeric" }));
-  }
-  field.dataset.option = option.name;
-  return field;
-}
-
 function currentGame() {
   return games.find((g) => g.id === form.game.value);
-}
-
-// what the form holds now, as the option values it would send
-function formValues(game) {
-  const values = {};
-  for (const option of game.options) {
-    const input = form.elements[option.name];
-    if (!input) continue;
-    if (option.type === "bool") values[option.name] = input.checked;
-    else if (option.choices) values[option.name] = option.choices.find((c) => String(c) === input.value);
-    else values[option.name] = Number(input.value);
-  }
-  return values;
-}
-
-// fields that only mean something with another choice (the clock's seconds, the knock's)
-// show only then; a per-turn clock starts from a minute rather than the refused 0
-function showDependent() {
-  const game = currentGame();
-  const values = formValues(game);
-  for (const option of game.options) {
-    const field = form.querySelector(`[data-option="${option.name}"]`);
-    if (field) field.hidden = !shown(option, values);
-  }
-  const turn = form.elements.turn_seconds;
-  if (turn && values.clock === "turn" && Number(turn.value) <= 0) turn.value = "60";
 }
 
 function showOptions() {
@@ -65,25 +20,20 @@ function showOptions() {
   for (let n = game.min_players; n <= game.max_players; n++) seats.append(el("option", { value: n }, n));
   const common = game.options.filter((o) => !FOLDED.has(o.name));
   const folded = game.options.filter((o) => FOLDED.has(o.name));
-  document.getElementById("options").replaceChildren(el("legend", {}, t("lobby.options")), ...common.map(optionInput));
-  document.getElementById("options-folded").replaceChildren(...folded.map(optionInput));
+  document.getElementById("options").replaceChildren(el("legend", {}, t("lobby.options")), ...common.map((o) => optionField(o)));
+  document.getElementById("options-folded").replaceChildren(...folded.map((o) => optionField(o)));
   document.getElementById("more-options").hidden = !folded.length;
-  showDependent();
+  showFields(form, game.options);
 }
 
 if (form) {
   form.game.addEventListener("change", showOptions);
-  form.addEventListener("change", (event) => { if (event.target.name !== "game") showDependent(); });
+  form.addEventListener("change", (event) => { if (event.target.name !== "game") showFields(form, currentGame().options); });
   showOptions();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const game = currentGame();
-    const values = formValues(game);
-    // a field hidden because it does not apply is sent as its default
-    const options = {};
-    for (const option of game.options) {
-      options[option.name] = shown(option, values) ? values[option.name] : option.default;
-    }
+    const options = optionsToSend(form, game.options);
     try {
       const table = await api("POST", "/api/tables", {
         game: game.id, seats: Number(form.seats.value), options, private: form.private.checked,

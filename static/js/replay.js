@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { historyLines } from "./journal.js";
 import { markersFor, merge } from "./life-log.js";
+import { optionField, optionsToSend, showFields } from "./settings.js";
 
 const app = document.getElementById("replay-app");
 const matchId = app.dataset.match;
@@ -131,9 +132,24 @@ function renderBranch() {
   if ($("branch-over")) $("branch-over").hidden = !over;
 }
 
+// the new table's own settings (clock, bot pace, spectators...), prefilled with the match's
+const branchForm = $("branch-form");
+const branchData = $("branch-data") ? JSON.parse($("branch-data").textContent) : { options: [], values: {} };
+if (branchForm) {
+  $("branch-options").replaceChildren(...branchData.options.map((option) =>
+    optionField(option, option.name in branchData.values ? branchData.values[option.name] : option.default)));
+  showFields(branchForm, branchData.options);
+  branchForm.addEventListener("change", () => showFields(branchForm, branchData.options));
+  branchForm.addEventListener("submit", (event) => event.preventDefault());
+}
+
 async function branchHere(sandbox) {
   const body = { step, sandbox };
   if (!sandbox && numericPoint() !== null) body.seat = numericPoint();
+  if (branchForm) {
+    body.options = optionsToSend(branchForm, branchData.options);
+    body.private = branchForm.elements.private.checked;
+  }
   try {
     const table = await api("POST", `/api/matches/${matchId}/branch`, body);
     location.href = `/tables/${table.id}`;

@@ -63,3 +63,61 @@ export function settingsList(items, className = "settings-list") {
   return el("dl", { class: className }, items.map((item) => el("div", { class: `setting${item.changed ? " changed" : ""}`, dataset: { option: item.name } },
     el("dt", {}, item.label), el("dd", {}, item.value))));
 }
+
+// ------------------------------------------------- a form of options (lobby, replay branch)
+
+// one option as a form field (a checkbox, a choice or a number), prefilled with ``value``
+// (the option's default when not given); the field carries data-option for showFields
+export function optionField(option, value = option.default) {
+  const label = t(`option.${option.name}`);
+  let field;
+  if (option.type === "bool") {
+    field = el("label", { class: "check" },
+      el("input", { type: "checkbox", name: option.name, checked: value }), " ", label);
+  } else if (option.choices) {
+    field = el("label", {}, label, " ",
+      el("select", { name: option.name },
+        option.choices.map((c) => el("option", { value: String(c), selected: c === value }, choiceLabel(option, c)))));
+  } else {
+    field = el("label", {}, label, " ",
+      el("input", { type: "number", name: option.name, value,
+        min: option.minimum, max: option.maximum, inputmode: "numeric" }));
+  }
+  field.dataset.option = option.name;
+  return field;
+}
+
+// what ``form`` holds now for ``options``, as the values it would send
+export function formValues(form, options) {
+  const values = {};
+  for (const option of options) {
+    const input = form.elements[option.name];
+    if (!input) continue;
+    if (option.type === "bool") values[option.name] = input.checked;
+    else if (option.choices) values[option.name] = option.choices.find((c) => String(c) === input.value);
+    else values[option.name] = Number(input.value);
+  }
+  return values;
+}
+
+// fields that only mean something with another choice (the clock's seconds, the knock's)
+// show only then; a per-turn clock starts from a minute rather than the refused 0
+export function showFields(form, options) {
+  const values = formValues(form, options);
+  for (const option of options) {
+    const field = form.querySelector(`[data-option="${option.name}"]`);
+    if (field) field.hidden = !shown(option, values);
+  }
+  const turn = form.elements.turn_seconds;
+  if (turn && values.clock === "turn" && Number(turn.value) <= 0) turn.value = "60";
+}
+
+// the options to send: a field hidden because it does not apply goes as its default
+export function optionsToSend(form, options) {
+  const values = formValues(form, options);
+  const out = {};
+  for (const option of options) {
+    if (option.name in values) out[option.name] = shown(option, values) ? values[option.name] : option.default;
+  }
+  return out;
+}

@@ -115,3 +115,59 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         assert page.locator(f"#history tr[data-match='{table_id}']").count() == 0
         assert not errors, errors
         ctx.close()
+
+
+def test_play_on_with_the_new_tables_own_settings(shared_server) -> None:
+    """The replay's "play on" form offers the table's own settings, prefilled with the
+    match's (here a chess clock of 300 s + 2 s); choosing a per-turn clock of 45 s and a
+    private table reaches the new table: its options, its privacy and its settings card."""
+    base = shared_server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    match_id, _states, _ = stored_match(base, "hanabi", 13, options={
+        "bot_delay": 0, "clock": "chess", "bank_seconds": 300, "increment_seconds": 2})
+    with launch_chromium() as browser:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(base + "/")
+        page.fill("#name", "Bea")
+        page.click("form[action='/session'] button")
+        page.wait_for_selector("text=Bea")
+
+        page.goto(f"{base}/matches/{match_id}?step={STEP}")
+        page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
+        form = page.locator("#branch-form")
+        assert not form.locator("select[name=clock]").is_visible()  # folded until asked for
+        page.click("#branch-settings summary")
+        # the match's own settings, and only the table's (the game's rules stay the match's)
+        assert form.locator("select[name=clock]").input_value() == "chess"
+        assert form.locator("input[name=bank_seconds]").input_value() == "300"
+        assert form.locator("input[name=increment_seconds]").input_value() == "2"
+        assert form.locator("[data-option=turn_seconds]").is_hidden()
+        assert form.locator("[name=multicolor], [name=clue_tokens]").count() == 0
+        assert not form.locator("input[name=private]").is_checked()
+        form.locator("select[name=clock]").select_option("turn")
+        assert form.locator("[data-option=bank_seconds]").is_hidden()
+        turn = form.locator("input[name=turn_seconds]")
+        assert turn.is_visible() and turn.input_value() == "60"  # a minute, not the refused 0
+        turn.fill("45")
+        form.locator("input[name=private]").check()
+        page.screenshot(path=str(ARTIFACTS / "branch-settings-laptop.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1280, "height": 800})
+
+        page.click("#branch-play")
+        page.wait_for_url("**/tables/*")
+        table_id = page.url.rsplit("/", 1)[1]
+        table = page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
+        assert table["private"] is True
+        assert table["options"]["clock"] == "turn" and table["options"]["turn_seconds"] == 45
+        # a hidden field goes as its default; what was not touched stays the match's
+        assert table["options"]["bank_seconds"] == 600 and table["options"]["bot_delay"] == 0
+        assert table["branch_of"] == {"match": match_id, "step": STEP}
+        settings = page.inner_text("#table-settings-list")
+        assert "Per-turn limit" in settings and "45" in settings, settings
+        assert not errors, errors
+        ctx.close()

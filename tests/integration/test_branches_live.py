@@ -163,6 +163,16 @@ async def test_a_private_match_is_branched_only_by_its_players_and_stays_private
     mine = r.json()
     assert mine["private"] is True and mine["branch_of"] == {"match": table["id"], "step": 0}
     assert mine["id"] not in [t["id"] for t in httpx.get(f"{base}/api/tables").json()]
+    # the replay page's "play on" form says so: its privacy box is ticked and cannot be
+    # unticked (the page of a public match leaves it to the player)
+    page = httpx.get(f"{base}/matches/{table['id']}", headers=players[1].headers, timeout=10)
+    assert page.status_code == 200
+    assert '<input type="checkbox" name="private" checked disabled>' in page.text
+    assert 'id="branch-private-note"' in page.text
+    public_id, _, _ = stored_match(base, "hanabi", 8)
+    page = httpx.get(f"{base}/matches/{public_id}", headers=players[1].headers, timeout=10)
+    assert '<input type="checkbox" name="private">' in page.text
+    assert 'id="branch-private-note"' not in page.text
 
 
 async def test_a_branch_rematch_plays_on_from_the_same_moment_again(shared_server) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games import ENGINES
-from app.games.base import SYSTEM_SEAT
+from app.games.base import SYSTEM_SEAT, TABLE_OPTION_NAMES
 from app.tables.engine import apply_any
 from tests.games.conformance import playout
 from tests.support.client import ApiClient
@@ -16,10 +16,10 @@ def stored_match(base: str, game: str, seed: int, options: dict[str, Any] | None
                  seats: int | None = None) -> tuple[str, list[Any], ApiClient]:
     """A random game of ``game`` played to its end and imported as a finished match:
     (its id, the engine state after each step, the importer). ``options`` may hold table
-    options too (``bot_delay``); the game is played with the engine's options only."""
+    options too (``bot_delay``, ``clock``...); the game is played with the engine's only."""
     engine = ENGINES[game]
     seats = seats or engine.min_players
-    game_options = {k: v for k, v in (options or {}).items() if k != "bot_delay"}
+    game_options = {k: v for k, v in (options or {}).items() if k not in TABLE_OPTION_NAMES}
     final, log = playout(engine, seats, game_options, seed, deep_checks=False)
     states = [engine.setup(seats, game_options, seed)]
     for seat, action in log:
