@@ -107,6 +107,11 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
             if not done.done():
                 done.set_result(None)
 
+    def stored_elsewhere(self, lines: int) -> None:
+        """Count ``lines`` stored by another writer's transaction (a seat write's own system
+        line: app/db/repository.py ``save_seats``)."""
+        self.lines += lines
+
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
             await insert_rows(self.engine, CHAT, self.raw, [row for row, _ in batch])
