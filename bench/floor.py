@@ -1,15 +1,23 @@
 """REST against its floor: the server's CPU per call beside a bare FastAPI app's, one run.
 
-    python -m bench.floor [--calls 400] [--concurrency 4] [--seat-tables 1000]
+    python -m bench.floor [--calls 400] [--rounds 5] [--concurrency 4] [--seat-tables 1000]
                           [--profile PATH [--profile-only TEXT]]
 
 Starts the real server on loopback (SQLite in a temp dir, the lobby's rate limits lifted)
 and, under the same uvicorn with the same options (``app.cli serve``'s), a floor app: FastAPI
 with one JSON read route and one JSON write route (a pydantic body) and nothing else. Each
-kind of call is made ``--calls`` times (``--concurrency`` at once, keep-alive) and the
-server's CPU for them is read from /proc: µs of server CPU per call, and each real call as a
-multiple of the floor (reads against the floor's read, writes against its write). Targets
-(issue 22): reads ≤ 2×, writes ≤ 3×.
+kind of call is made ``--calls`` times per window (``--concurrency`` at once, keep-alive) and
+the server's CPU for the window is read from /proc: µs of server CPU per call.
+
+One window is noisy on a shared machine (the floor's write moved from 175 to 275 µs between
+two runs of the same code), so the windows run in ``--rounds`` alternating rounds: the
+floor's read and the server's four reads, again and again; then the floor's write and the
+server's three writes, again and again (reads first: the tables the write rounds create stay
+in the registry, and the list of open tables would go through more of them each round).
+Every kind printed is the median of its rounds, with the spread (min-max) beside it, and
+each round's figure in order after the table; no round is left out. Each real call's ratio
+is its median over the floor's median of the same kind (reads against the floor's read,
+writes against its write). Targets (issue 22): reads ≤ 2×, writes ≤ 3×.
 
 Then seats ``--seat-tables`` 4-seat Hanabi tables through REST alone, as a new user's page
 does (four players created, the table created, three joins, started), 16 tables at once, and
@@ -112,6 +120,12 @@ class Floor:
 PROFILING: list[Any] = []
 
 
+def profile_next(on: bool) -> None:
+    """Whether the next measured window is profiled (with --profile only)."""
+    if PROFILING:
+        PROFILING[1:] = [on]
+
+
 def profiling(on: bool) -> None:
     """Switch the server's profiler (bench.profserve) on or off around a measured window."""
     if len(PROFILING) == 2 and PROFILING[1]:
@@ -119,9 +133,13 @@ def profiling(on: bool) -> None:
         time.sleep(0.05)
 
 
-async def timed(pid: int, calls: int, concurrency: int, make: Any) -> float:
-    """µs of the server's CPU per call of ``make(i)`` (an awaitable giving a response)."""
-    await asyncio.gather(*(make(-1 - i) for i in range(concurrency)))  # warm
+async def warm(concurrency: int, make: Any) -> None:
+    await asyncio.gather(*(make(-1 - i) for i in range(concurrency)))
+
+
+async def timed(pid: int, calls: int, concurrency: int, make: Any, first: int = 0) -> float:
+    """µs of the server's CPU per call of ``make(i)`` (an awaitable giving a response), for
+    ``i`` in ``first .. first + calls - 1``."""
     sem = asyncio.Semaphore(concurrency)
 
     async def one(i: int) -> None:
@@ -133,23 +151,30 @@ async def timed(pid: int, calls: int, concurrency: int, make: Any) -> float:
     await asyncio.sleep(0.2)
     profiling(True)
     before = cpu_seconds(pid)
-    await asyncio.gather(*(one(i) for i in range(calls)))
+    await asyncio.gather(*(one(first + i) for i in range(calls)))
     await asyncio.sleep(0.3)  # let a group commit or a log line land
     used = cpu_seconds(pid) - before
     profiling(False)
     return 1e6 * used / calls
 
 
-async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int,
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.0f}-{max(values):.0f}"
+
+
+async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int, rounds: int,
                profile_only: str | None = None) -> None:
     spid = server.process.pid  # type: ignore[union-attr]
     fpid = floor.process.pid  # type: ignore[union-attr]
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as c, \
             httpx.AsyncClient(base_url=floor.url, limits=limits, timeout=60) as f:
-        floor_read = await timed(fpid, calls, concurrency, lambda i: f.get("/floor/read"))
-        floor_write = await timed(fpid, calls, concurrency,
-                                  lambda i: f.post("/floor/write", json={"name": f"n{i}"}))
         host = (await c.post("/api/players", json={"name": "host"})).json()
         auth = {"Authorization": f"Bearer {host['token']}"}
         table = (await c.post("/api/tables", headers=auth, json={
@@ -158,8 +183,8 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int,
         guests: list[dict[str, str]] = []
 
         async def new_player(i: int) -> httpx.Response:
-            r = await c.post("/api/players", json={"name": f"p{i}"})
-            if i >= 0 and r.status_code < 400:
+            r = await c.post("/api/players", json={"name": f"p{i % 100000}"})
+            if r.status_code < 400:
                 guests.append({"Authorization": f"Bearer {r.json()['token']}"})
             return r
 
@@ -168,16 +193,16 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int,
                 "game": "hanabi", "seats": 4, "options": {}})
 
         async def join(i: int) -> httpx.Response:
-            if i < 0:
-                return await c.get("/api/games")
             return await c.post(f"/api/tables/{table['id']}/join", headers=guests[i],
                                 json={"invite": invite})
 
         async def leave(i: int) -> httpx.Response:
-            if i < 0:
-                return await c.get("/api/games")
             return await c.post(f"/api/tables/{table['id']}/leave", headers=guests[i])
 
+        floor_specs: list[tuple[str, Any]] = [
+            ("read", lambda i: f.get("/floor/read")),
+            ("write", lambda i: f.post("/floor/write", json={"name": f"n{i % 100000}"})),
+        ]
         specs: list[tuple[str, str, Any]] = [
             ("read", "GET /api/games (list games)", lambda i: c.get("/api/games")),
             ("read", "GET /api/tables/{id} (one table)",
@@ -188,35 +213,77 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int,
             ("write", "POST /api/players (create a player)", new_player),
             ("write", "POST /api/tables (create a table)", new_table),
         ]
-        rows = []
-        for kind, label, make in specs:
-            PROFILING[1:] = [profile_only is None or profile_only in label]
-            rows.append((kind, label, await timed(spid, calls, concurrency, make)))
-        # three guests join the table and leave it again, over and over (it has three free
-        # seats): the CPU of the joins and leaves together, per call
-        label = "POST /api/tables/{id}/join and /leave"
-        PROFILING[1:] = [profile_only is None or profile_only in label]
-        rounds = max(1, calls // 6)
-        await asyncio.sleep(0.2)
-        profiling(True)
-        before = cpu_seconds(spid)
-        for r in range(rounds):
-            for i in range(3):
-                (await join(3 * (r % 10) + i)).raise_for_status()
-            for i in range(3):
-                (await leave(3 * (r % 10) + i)).raise_for_status()
-        await asyncio.sleep(0.3)
-        used = cpu_seconds(spid) - before
-        profiling(False)
-        rows.append(("write", label, 1e6 * used / (6 * rounds)))
-    print(f"floor (bare FastAPI, same uvicorn): read {floor_read:.0f} us, write "
-          f"{floor_write:.0f} us of server CPU per call")
-    for kind, label, us in rows:
-        base = floor_read if kind == "read" else floor_write
+        join_label = "POST /api/tables/{id}/join and /leave"
+        # warm every kind once (and make the guests that join and create tables)
+        for _kind, make in floor_specs:
+            await warm(concurrency, make)
+        for _kind, _label, make in specs:
+            await warm(concurrency, make)
+        while len(guests) < 30:
+            await new_player(len(guests))
+        (await join(0)).raise_for_status()
+        (await leave(0)).raise_for_status()
+        floor_us: dict[str, list[float]] = {"read": [], "write": []}
+        server_us: dict[str, list[float]] = {label: [] for _k, label, _m in specs}
+        server_us[join_label] = []
+
+        async def join_and_leave() -> float:
+            # three guests join the table and leave it again, over and over (it has three
+            # free seats): the CPU of the joins and leaves together, per call
+            turns = max(1, calls // 6)
+            await asyncio.sleep(0.2)
+            profiling(True)
+            before = cpu_seconds(spid)
+            for r in range(turns):
+                for i in range(3):
+                    (await join(3 * (r % 10) + i)).raise_for_status()
+                for i in range(3):
+                    (await leave(3 * (r % 10) + i)).raise_for_status()
+            await asyncio.sleep(0.3)
+            used = cpu_seconds(spid) - before
+            profiling(False)
+            return 1e6 * used / (6 * turns)
+
+        # alternating rounds: the floor's read, the server's reads, again and again; then the
+        # floor's write, the server's writes, again and again (a busy moment of the machine
+        # lands on one window of each kind, not on every window of one kind). The reads'
+        # rounds come first: every table a write round creates stays in the registry (deleted
+        # ones until the janitor's sweep), and the list of open tables goes through them all
+        for side in ("read", "write"):
+            for n in range(rounds):
+                first = n * calls
+                profile_next(False)
+                make = dict(floor_specs)[side]
+                floor_us[side].append(await timed(fpid, calls, concurrency, make, first))
+                for kind, label, make in specs:
+                    if kind != side:
+                        continue
+                    profile_next(profile_only is None or profile_only in label)
+                    server_us[label].append(
+                        await timed(spid, calls, concurrency, make, first))
+                if side == "write":
+                    profile_next(profile_only is None or profile_only in join_label)
+                    server_us[join_label].append(await join_and_leave())
+                kinds = {label: kind for kind, label, _m in specs}
+    kinds[join_label] = "write"
+    base = {side: median(values) for side, values in floor_us.items()}
+    print(f"{rounds} alternating rounds of {calls} calls of each kind; the median of the "
+          f"rounds (min-max), the ratio median over median")
+    print(f"floor (bare FastAPI, same uvicorn): read {base['read']:.0f} us "
+          f"({spread(floor_us['read'])}), write {base['write']:.0f} us "
+          f"({spread(floor_us['write'])}) of server CPU per call")
+    for label, values in server_us.items():
+        kind = kinds[label]
+        us = median(values)
         target = 2 if kind == "read" else 3
-        verdict = "met" if us <= target * base else "not met"
-        print(f"  {label:<40} {us:7.0f} us  {us / base:5.1f}x the floor's {kind} "
-              f"(target <= {target}x: {verdict})")
+        verdict = "met" if us <= target * base[kind] else "not met"
+        print(f"  {label:<40} {us:7.0f} us ({spread(values):>9})  {us / base[kind]:5.1f}x "
+              f"the floor's {kind} (target <= {target}x: {verdict})")
+    print("each round in order, us: " + "; ".join(
+        f"floor {side} {' '.join(f'{v:.0f}' for v in values)}"
+        for side, values in floor_us.items()))
+    for label, values in server_us.items():
+        print(f"  {label:<40} {' '.join(f'{v:.0f}' for v in values)}")
 
 
 class Http:
@@ -297,6 +364,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="alternating rounds of --calls calls of each kind (the median "
+                             "is printed, with the spread)")
     parser.add_argument("--seat-tables", type=int, default=1000,
                         help="tables to seat through REST (0: skip)")
     parser.add_argument("--profile", metavar="PATH",
@@ -322,7 +392,8 @@ def main() -> None:
     if args.profile:
         PROFILING[:] = [server.process.pid, False]  # type: ignore[union-attr]
     try:
-        asyncio.run(rest(server, floor, args.calls, args.concurrency, args.profile_only))
+        asyncio.run(rest(server, floor, args.calls, args.concurrency, args.rounds,
+                         args.profile_only))
         if args.seat_tables:
             pid = server.process.pid  # type: ignore[union-attr]
             cpu0, mine0 = cpu_seconds(pid), time.process_time()

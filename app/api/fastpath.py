@@ -19,13 +19,19 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match
 
-# (method, path) of the routes put in front: a table's page reads and the lobby's writes
+# (method, path) of the routes put in front: a table's page reads, the lobby's writes, and
+# the lobby page's own reads and a new player (each ~15 µs of matching saved; any other
+# route pays ~0.6 µs more per copy in front)
 HOT = (
     ("GET", "/api/tables/{table_id}"),
     ("POST", "/api/tables"),
     ("POST", "/api/tables/{table_id}/join"),
     ("POST", "/api/tables/{table_id}/leave"),
     ("POST", "/api/tables/{table_id}/start"),
+    ("GET", "/api/tables"),
+    ("GET", "/api/games"),
+    ("GET", "/api/players/me"),
+    ("POST", "/api/players"),
 )
 
 
@@ -53,6 +59,15 @@ def _flat(routes: list[Any]) -> list[tuple[Any, Any]]:
     return out
 
 
+def _other_method(route: BaseRoute, path: str, method: str) -> bool:
+    """Whether ``route`` is another method's route of the very same path (POST /api/tables
+    before GET /api/tables): it matches the copy's requests only by path, and a route
+    matching by path answers only if no route matches fully (the original does), so it
+    never takes them."""
+    return (isinstance(route, APIRoute) and route.path == path
+            and method not in (route.methods or ()))
+
+
 def add(app: FastAPI) -> None:
     """Put a copy of each ``HOT`` route in front of the application's routes."""
     flat = _flat(app.router.routes)  # every route in the order the application tries them
@@ -65,7 +80,8 @@ def add(app: FastAPI) -> None:
         scope = {"type": "http", "method": method, "path": _sample(path), "root_path": "",
                  "headers": [], "query_string": b""}
         for before in routes[:at]:  # none of them may take this route's requests
-            if before.matches(dict(scope))[0] is not Match.NONE:
+            if before.matches(dict(scope))[0] is not Match.NONE and not _other_method(
+                    before, path, method):
                 raise RuntimeError(f"a route before {method} {path} takes its requests")
         if route.matches(dict(scope))[0] is not Match.FULL:
             raise RuntimeError(f"{method} {path} does not take its own requests")

@@ -11,8 +11,9 @@ Each line carries its table's own sequence number (``seq``), given by the table'
 clients use it to show a line once, and a restart reads it back.
 
 On SQLite, lines waiting here also ride along with the table writer's next transaction
-(app/db/table_writer.py): a join's system line is then stored by the next seat write's
-commit instead of one of its own (``take_waiting``, ``settle``).
+(app/db/table_writer.py): a system line is then stored by the next table write's commit
+instead of one of its own (``take_waiting``, ``settle``). A join's or a leave's own line
+never comes here: its seat write stores it (app/db/repository.py ``save_seats``).
 """
 
 from __future__ import annotations
@@ -106,6 +107,11 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
         for _, done in batch:
             if not done.done():
                 done.set_result(None)
+
+    def stored_elsewhere(self, lines: int) -> None:
+        """Count ``lines`` stored by another writer's transaction (a seat write's own system
+        line: app/db/repository.py ``save_seats``)."""
+        self.lines += lines
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:

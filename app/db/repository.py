@@ -33,6 +33,15 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def chat_row(table_id: str, seq: int, *, at: datetime, kind: str, seat: int | None,
+             player_id: str | None, name: str, text: str | None, code: str | None,
+             params: dict[str, Any] | None) -> dict[str, Any]:
+    """A ``chat_lines`` row as a dict (for the chat writer, or a seat write's ``chat``)."""
+    return {"table_id": table_id, "seq": seq, "seat": seat, "player_id": player_id,
+            "name": name, "kind": kind, "text": text, "code": code, "params": params,
+            "created_at": at}
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -305,29 +314,43 @@ class Repository:
             self.hosted.note(table_id, host_id, values["status"])
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
-                         version: int, epoch: int | None = None) -> None:
+                         version: int, epoch: int | None = None,
+                         chat: list[dict[str, Any]] | None = None) -> None:
+        """The table's seats (and host and version), fenced by ``epoch``; ``chat``: chat
+        lines (``chat_row``'s) stored by the same transaction (a join's or a leave's system
+        line: one commit, not one for the seats and another for the line), or with neither
+        if the write fails."""
         rows = [{"table_id": table_id, "seat": seat, "player_id": player_id}
                 for seat, player_id in enumerate(seats) if player_id is not None]
+        lines = list(chat or ())
 
         async def write(conn: AsyncConnection) -> None:
             await _fenced_update(conn, table_id, epoch, host_id=host_id, version=version)
             await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             if rows:
                 await conn.execute(insert(TableSeat), rows)
+            if lines:
+                await conn.execute(insert(ChatLine.__table__), lines)
 
         raw = self.table_writer.raw
-        if raw is None:
+        chat_raw = self.chat_writer.raw
+        if raw is None or (lines and chat_raw is None):
             await self.table_writer.write(Write(write))
         else:
             seat_rows = [raw.insert_seat.params(row) for row in rows]
             gone = raw.delete_seats.params({"w_id": table_id})
+            chat_rows = [chat_raw.params(line) for line in lines] if chat_raw else []
 
             def raw_write(db: sqlite3.Connection) -> None:
                 raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
                 db.execute(raw.delete_seats.sql, gone)
                 if seat_rows:
                     db.executemany(raw.insert_seat.sql, seat_rows)
+                if chat_rows:
+                    db.executemany(chat_raw.sql, chat_rows)  # type: ignore[union-attr]
             await self.table_writer.write(Write(write, raw_write))
+        if lines:
+            self.chat_writer.stored_elsewhere(len(lines))
         if self.hosted is not None:
             self.hosted.host_is(table_id, host_id)
 
@@ -464,10 +487,9 @@ class Repository:
                         ) -> asyncio.Future[None]:
         """Store one chat line (a message or a system line) with the next commit of the chat
         writer; the future is done once it is stored."""
-        return self.chat_writer.append({
-            "table_id": table_id, "seq": seq, "seat": seat, "player_id": player_id,
-            "name": name, "kind": kind, "text": text, "code": code, "params": params,
-            "created_at": at})
+        return self.chat_writer.append(chat_row(
+            table_id, seq, at=at, kind=kind, seat=seat, player_id=player_id, name=name,
+            text=text, code=code, params=params))
 
     async def chat_lines(self, table_id: str, limit: int | None = 100) -> list[ChatLine]:
         """The table's chat, oldest first (the newest ``limit`` lines; None: every line)."""

@@ -10,9 +10,11 @@ and the others commit. Anything else that fails rolls the whole batch back and e
 is then made in a transaction of its own, so each fails or succeeds as it did before it
 shared one.
 
-On SQLite the chat lines waiting in the chat writer (app/db/chat_writer.py: a join's or a
-leave's system line lingers there for company) ride along with a batch: inserted in the
-same transaction, stored by the same commit, instead of a commit of their own.
+On SQLite the chat lines waiting in the chat writer (app/db/chat_writer.py: system lines
+linger there for company) ride along with a batch: inserted in the same transaction, stored
+by the same commit, instead of a commit of their own. A join's or a leave's own system line
+does not wait there at all: it is part of its seat write (app/db/repository.py
+``save_seats``'s ``chat``).
 """
 
 from __future__ import annotations

@@ -21,10 +21,11 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from app import metrics
-from app.db.repository import Repository, StaleOwner, now
+from app.db.repository import Repository, StaleOwner, chat_row, now
 from app.errors import AppError, storage_unavailable
 from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
@@ -102,6 +103,8 @@ class TableActor:
         self.on_stale: Callable[[TableActor], None] | None = None
         self.moved = False
         self._last_chat: asyncio.Future[None] | None = None  # the newest line queued to store
+        # system lines a step's seat write has stored (id of the effect -> seq, at, line)
+        self._stored_lines: dict[int, tuple[int, datetime, dict[str, Any]]] = {}
         # the summary a broadcast has just made, while ``on_change`` is told (the cluster's
         # lobby list publishes it: the same table at the same moment, not made twice)
         self._summary_now: dict[str, Any] | None = None
@@ -275,9 +278,10 @@ class TableActor:
             command = replace(command, bot_id=secrets.token_urlsafe(12))
         try:
             table, effects = decide(self.table, command, self._clock())
+            self._stored_lines.clear()
             for effect in effects:
                 if type(effect) is Store:
-                    await self._store(effect.write, table)
+                    await self._store(effect.write, table, effects)
         except Exception:
             if key is not None:  # a timer's or a bot's command: again later, not at once
                 self._back_off(key)
@@ -311,17 +315,30 @@ class TableActor:
         failures = self._retry.get(key, (0, 0.0))[0] + 1
         self._retry[key] = (failures, self._clock() + min(30.0, 0.5 * 2 ** failures))
 
-    async def _store(self, write: Write, table: TableState) -> None:
+    async def _store(self, write: Write, table: TableState,
+                     effects: list[Any] | None = None) -> None:
         """Write to the database, fenced by the epoch this process took the table with; if
-        another process has taken it over, give it up here and tell the caller to retry."""
+        another process has taken it over, give it up here and tell the caller to retry.
+        A seat write stores the step's system lines (a join's, a leave's) in its own
+        transaction: they are then only pushed when the step's effects are carried out."""
         repo, tid, epoch = self.repo, table.setup.id, table.setup.epoch
         try:
             if isinstance(write, AppendAction):
                 await repo.append_action(tid, write.version, write.seat, write.action,
                                          write.source, write.outcome, epoch)
             elif isinstance(write, SaveSeats):
-                await repo.save_seats(tid, list(write.seats), write.host_id, write.version,
-                                      epoch=epoch)
+                seq_before = self._chat_seq
+                lines = [(effect, *self._system_line(table, effect))
+                         for effect in effects or () if type(effect) is SystemLine]
+                chat = [chat_row(tid, seq, at=at, **line) for _, seq, at, line in lines]
+                try:
+                    await repo.save_seats(tid, list(write.seats), write.host_id,
+                                          write.version, epoch=epoch, chat=chat)
+                except BaseException:
+                    self._chat_seq = seq_before  # their numbers were not stored: free again
+                    raise
+                self._stored_lines.update((id(effect), (seq, at, line))
+                                          for effect, seq, at, line in lines)
             elif isinstance(write, SetStatus):
                 extra = {"started_at": now()} if write.started else {}
                 await repo.set_status(tid, write.status, write.version, epoch=epoch, **extra)
@@ -365,7 +382,10 @@ class TableActor:
             raise TypeError(f"unknown effect {effect!r}")
 
     async def _chat(self, effect: SystemLine | ChatLine) -> None:
-        if isinstance(effect, SystemLine):
+        stored = self._stored_lines.pop(id(effect), None)
+        if stored is not None:  # stored by the step's seat write: only told
+            self._push_chat(*stored)
+        elif isinstance(effect, SystemLine):
             await self._chat_line(False, kind="system", seat=effect.seat, player_id=None,
                                   name="", text=None, code=effect.code,
                                   params=dict(effect.params or {}))
@@ -442,8 +462,8 @@ class TableActor:
         if line["seat"] is not None and line["kind"] == "system":
             line["params"].setdefault("name", name_of_seat(self.table, line["seat"]))
         self._chat_seq += 1
-        at = now()
-        stored = self.repo.queue_chat_line(self.table.id, self._chat_seq, at=at, **line)
+        seq, at = self._chat_seq, now()
+        stored = self.repo.queue_chat_line(self.table.id, seq, at=at, **line)
         self._last_chat = stored
         if wait:
             try:
@@ -452,7 +472,22 @@ class TableActor:
                 log.exception("table %s: could not store a chat line", self.table.id)
                 raise AppError("storage_error", "the message could not be saved; try again",
                                503) from None
-        message = {"type": "chat", "version": self.table.version, "id": self._chat_seq,
+        self._push_chat(seq, at, line)
+
+    def _system_line(self, table: TableState, effect: SystemLine
+                     ) -> tuple[int, datetime, dict[str, Any]]:
+        """The next chat number, the time and the line of a system line stored by the seat
+        write of its step (as ``_chat_line`` would have made them)."""
+        line: dict[str, Any] = {"kind": "system", "seat": effect.seat, "player_id": None,
+                                "name": "", "text": None, "code": effect.code,
+                                "params": dict(effect.params or {})}
+        if effect.seat is not None:
+            line["params"].setdefault("name", name_of_seat(table, effect.seat))
+        self._chat_seq += 1
+        return self._chat_seq, now(), line
+
+    def _push_chat(self, seq: int, at: datetime, line: dict[str, Any]) -> None:
+        message = {"type": "chat", "version": self.table.version, "id": seq,
                    "kind": line["kind"], "seat": line["seat"], "name": line["name"],
                    "text": line["text"], "code": line["code"], "params": line["params"],
                    "at": at.isoformat()}

@@ -101,3 +101,27 @@ def test_a_route_that_would_take_a_copys_requests_first_is_refused(tmp_path,
     monkeypatch.undo()
     with pytest.raises(RuntimeError, match="takes its requests"):
         fastpath.add(app)
+
+
+def test_another_methods_route_of_the_same_path_before_is_let_be(tmp_path,
+                                                                monkeypatch) -> None:
+    """POST /api/tables comes before GET /api/tables: it matches a GET only by path, never
+    takes it, and does not stop the copy; a GET route taking that path placed first does."""
+    monkeypatch.setenv("LUDOTECA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(fastpath, "add", lambda app: None)
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", run_migrations=False)
+    monkeypatch.undo()
+
+    async def shadow() -> dict:
+        return {}
+
+    app.add_api_route("/api/games", shadow, methods=["POST"])
+    app.router.routes.insert(0, app.router.routes.pop())
+    fastpath.add(app)  # let be: another method
+    assert fastpath.is_twin(app.router.routes[fastpath.HOT.index(("GET", "/api/games"))])
+    again = create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", run_migrations=False)
+    again.router.routes[:] = [r for r in again.router.routes if not fastpath.is_twin(r)]
+    again.add_api_route("/api/{section}", shadow, methods=["GET"])  # takes GET /api/games
+    again.router.routes.insert(0, again.router.routes.pop())
+    with pytest.raises(RuntimeError, match="a route before .* takes its requests"):
+        fastpath.add(again)

@@ -383,3 +383,60 @@ async def test_lines_riding_a_failed_table_write_are_stored_by_their_own_writer(
     assert second.done() and second.exception() is None
     assert [c.seq for c in await repo.chat_lines("t0")] == [1, 2]
     await done(repo)
+
+
+# ---------------------------------------------- a seat write's own system line (a join's)
+
+
+def joined_row(seq: int, name: str = "Ana"):  # noqa: ANN201
+    from app.db.repository import chat_row
+
+    return chat_row("t0", seq, at=AT, kind="system", seat=1, player_id=None, name="",
+                    text=None, code="joined", params={"name": name})
+
+
+@pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
+async def test_a_seat_writes_own_line_is_stored_by_its_commit_and_survives_a_restart(
+        tmp_path, one_hop: bool) -> None:
+    repo = await make_repo(tmp_path)
+    if not one_hop:
+        repo.table_writer.raw = repo.chat_writer.raw = None  # as PostgreSQL
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_player("p1", "Ana", "tok-1")
+    await repo.create_table(table(0), host_seat=0)
+    await asyncio.wait_for(repo.save_seats("t0", ["p0", "p1", None, None], "p0", 2, epoch=0,
+                                           chat=[joined_row(1)]), 10)
+    # stored when the seat write returns, by its own transaction: no chat commit
+    assert repo.chat_writer.batches == 0 and repo.chat_writer.lines == 1
+    await done(repo)
+    again = await make_repo(tmp_path)  # a new process on the same file
+    lines = await again.chat_lines("t0")
+    assert [(c.seq, c.kind, c.code, c.params, c.created_at) for c in lines] == [
+        (1, "system", "joined", {"name": "Ana"}, AT)]
+    row = await again.table("t0")
+    assert row is not None and [s.player_id for s in row.seats] == ["p0", "p1"]
+    await done(again)
+
+
+@pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
+async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path, one_hop: bool) -> None:
+    repo = await make_repo(tmp_path)
+    if not one_hop:
+        repo.table_writer.raw = repo.chat_writer.raw = None
+    await repo.create_player("p0", "Host", "tok-0")
+    await repo.create_player("p1", "Ana", "tok-1")
+    await repo.create_table(table(0), host_seat=0)
+    results = await asyncio.gather(
+        repo.save_seats("t0", ["p0", "p1"], "p0", 2, epoch=7, chat=[joined_row(1)]),  # fenced
+        repo.save_seats("t0", ["p0", "nobody"], "p0", 2, epoch=0,  # no such player
+                        chat=[joined_row(2, "Nobody")]),
+        repo.save_seats("t0", ["p0", None, "p1"], "p0", 3, epoch=0, chat=[joined_row(3)]),
+        return_exceptions=True)
+    assert isinstance(results[0], StaleOwner) and isinstance(results[1], Exception)
+    assert results[2] is None
+    assert [c.seq for c in await repo.chat_lines("t0")] == [3]
+    assert repo.chat_writer.lines == 1
+    row = await repo.table("t0")
+    assert row is not None and row.version == 3
+    assert [(s.seat, s.player_id) for s in row.seats] == [(0, "p0"), (2, "p1")]
+    await done(repo)

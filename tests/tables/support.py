@@ -33,8 +33,12 @@ class MemoryRepo:
         self.seats: list[tuple[list[str | None], str, int]] = []
 
     async def save_seats(self, table_id: str, seats: list[str | None], host_id: str,
-                         version: int, epoch: int | None = None) -> None:
+                         version: int, epoch: int | None = None,
+                         chat: list[dict[str, Any]] | None = None) -> None:
         self.seats.append((seats, host_id, version))
+        # the step's system lines, stored with the seats (as queue_chat_line records them)
+        self.chat.extend({k: v for k, v in row.items()
+                          if k not in ("table_id", "seq", "created_at")} for row in chat or ())
 
     async def create_bot(self, name: str, bot_id: str) -> Any:
         self.bots.append(bot_id)
