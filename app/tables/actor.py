@@ -328,8 +328,9 @@ class TableActor:
                                          write.source, write.outcome, epoch)
             elif isinstance(write, SaveSeats):
                 seq_before = self._chat_seq
-                lines = [(effect, *self._system_line(table, effect))
-                         for effect in effects or () if type(effect) is SystemLine]
+                lines = [(effect, *self._system_line(table, effect))  # each stored once
+                         for effect in effects or () if type(effect) is SystemLine
+                         and id(effect) not in self._stored_lines]
                 chat = [chat_row(tid, seq, at=at, **line) for _, seq, at, line in lines]
                 try:
                     await repo.save_seats(tid, list(write.seats), write.host_id,

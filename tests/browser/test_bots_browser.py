@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launch_chromium
+from tests.support.browser import launch_chromium, name_yourself
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,7 @@ def test_the_host_fills_the_table_with_bots_and_watches_it_play(shared_server) -
                                    is_mobile=True, has_touch=True).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(base + "/")
-        page.fill("#name", "Ana")
-        page.click("form[action='/session'] button")
-        page.wait_for_selector("text=Hola, Ana")
+        name_yourself(page, base, "Ana", "Hola, Ana")
         page.select_option("#game-select", "ikebana")
         page.select_option("#seats-select", "3")
         page.click("#more-options summary")  # the bots' pause is among the folded settings

@@ -5,18 +5,37 @@ is selected: its own hand as card backs), then the bots finish the game."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.browser.test_hanabi_browser import take_turn
-from tests.support.browser import launch_chromium
+from tests.support.browser import launch_chromium, name_yourself
 from tests.support.matches import stored_match
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STEP = 4
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+def at_the_replay(page, base: str, match_id: str, name: str, greeting: str) -> list[str]:
+    """Named on the home page, the match's replay opened at ``STEP``; the page's script
+    errors, collected from then on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    name_yourself(page, base, name, greeting)
+    page.goto(f"{base}/matches/{match_id}?step={STEP}")
+    page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
+    return errors
 
 
 def play_one_move(page) -> bool:
@@ -38,23 +57,15 @@ def play_one_move(page) -> bool:
     return switched
 
 
-def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> None:
+def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server, browser) -> None:
     base = shared_server.url
     ARTIFACTS.mkdir(exist_ok=True)
     match_id, _states, _ = stored_match(base, "hanabi", 12, options={"bot_delay": 0})
-    with launch_chromium() as browser:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES",
-                                  is_mobile=True, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES",
+                              is_mobile=True, has_touch=True)
+    try:
         page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(base + "/")
-        page.fill("#name", "Ana")
-        page.click("form[action='/session'] button")
-        page.wait_for_selector("text=Hola, Ana")
-
-        page.goto(f"{base}/matches/{match_id}?step={STEP}")
-        page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
+        errors = at_the_replay(page, base, match_id, "Ana", "Hola, Ana")
         assert "Jugar desde aquí" in page.inner_text("#branch")
         page.screenshot(path=str(ARTIFACTS / "branch-replay-phone.png"), full_page=True)
         page.set_viewport_size({"width": 320, "height": 700})
@@ -114,10 +125,11 @@ def test_play_on_from_a_replay_alone_then_let_the_bots_finish(shared_server) -> 
         assert page.locator(f"#branch-history li[data-match='{table_id}']").count() == 1
         assert page.locator(f"#history tr[data-match='{table_id}']").count() == 0
         assert not errors, errors
+    finally:
         ctx.close()
 
 
-def test_play_on_with_the_new_tables_own_settings(shared_server) -> None:
+def test_play_on_with_the_new_tables_own_settings(shared_server, browser) -> None:
     """The replay's "play on" form offers the table's own settings, prefilled with the
     match's (here a chess clock of 300 s + 2 s); choosing a per-turn clock of 45 s and a
     private table reaches the new table: its options, its privacy and its settings card."""
@@ -125,18 +137,10 @@ def test_play_on_with_the_new_tables_own_settings(shared_server) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     match_id, _states, _ = stored_match(base, "hanabi", 13, options={
         "bot_delay": 0, "clock": "chess", "bank_seconds": 300, "increment_seconds": 2})
-    with launch_chromium() as browser:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    try:
         page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(base + "/")
-        page.fill("#name", "Bea")
-        page.click("form[action='/session'] button")
-        page.wait_for_selector("text=Bea")
-
-        page.goto(f"{base}/matches/{match_id}?step={STEP}")
-        page.wait_for_selector(f"#replay-actions button[data-step='{STEP}'][aria-current=step]")
+        errors = at_the_replay(page, base, match_id, "Bea", "Bea")
         form = page.locator("#branch-form")
         assert not form.locator("select[name=clock]").is_visible()  # folded until asked for
         page.click("#branch-settings summary")
@@ -170,4 +174,5 @@ def test_play_on_with_the_new_tables_own_settings(shared_server) -> None:
         settings = page.inner_text("#table-settings-list")
         assert "Per-turn limit" in settings and "45" in settings, settings
         assert not errors, errors
+    finally:
         ctx.close()

@@ -37,6 +37,27 @@ def table(i: int) -> GameTable:
                      version=1, created_at=now())
 
 
+async def repo_with_table(tmp_path, guest: bool = False, one_hop: bool = True) -> Repository:
+    """A repository with the host p0 (and the guest p1) and their table t0; ``one_hop``
+    False: writes go through SQLAlchemy, as on PostgreSQL."""
+    repo = await make_repo(tmp_path)
+    if not one_hop:
+        repo.table_writer.raw = repo.chat_writer.raw = None
+    await repo.create_player("p0", "Host", "tok-0")
+    if guest:
+        await repo.create_player("p1", "Ana", "tok-1")
+    await repo.create_table(table(0), host_seat=0)
+    return repo
+
+
+@pytest.fixture
+def lingering(monkeypatch) -> None:
+    """System lines linger in the chat writer for 30 s: never on their own, in a test."""
+    from app.db import chat_writer
+
+    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
+
+
 async def test_a_token_is_remembered_and_a_rename_is_seen_at_once(tmp_path) -> None:
     repo = await make_repo(tmp_path)
     await repo.create_player("p1", "Ana", "tok-1")
@@ -287,14 +308,10 @@ def system_line(repo: Repository, seq: int) -> asyncio.Future[None]:
                                 name="", text=None, code="joined", params={"name": "Bea"})
 
 
+@pytest.mark.usefixtures("lingering")
 async def test_system_lines_wait_for_company_and_a_message_is_stored_at_once(
-        tmp_path, monkeypatch) -> None:
-    from app.db import chat_writer
-
-    monkeypatch.setattr(chat_writer, "LINGER", 30.0)  # never, within this test
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_table(table(0), host_seat=0)
+        tmp_path) -> None:
+    repo = await repo_with_table(tmp_path)
     lines = [system_line(repo, 1)]
     for seq in (2, 3):
         await asyncio.sleep(0.01)  # the writer has taken the first line: it lingers
@@ -309,13 +326,9 @@ async def test_system_lines_wait_for_company_and_a_message_is_stored_at_once(
     await done(repo)
 
 
-async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path, monkeypatch) -> None:
-    from app.db import chat_writer
-
-    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_table(table(0), host_seat=0)
+@pytest.mark.usefixtures("lingering")
+async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path) -> None:
+    repo = await repo_with_table(tmp_path)
     first = system_line(repo, 1)
     await asyncio.sleep(0.01)  # lingering
     second = system_line(repo, 2)  # still queued
@@ -326,14 +339,9 @@ async def test_lingering_system_lines_are_stored_by_a_shutdown(tmp_path, monkeyp
     await done(again)
 
 
-async def test_waiting_system_lines_share_a_table_writes_commit(tmp_path, monkeypatch) -> None:
-    from app.db import chat_writer
-
-    monkeypatch.setattr(chat_writer, "LINGER", 30.0)  # on their own: never, in this test
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_player("p1", "Ana", "tok-1")
-    await repo.create_table(table(0), host_seat=0)
+@pytest.mark.usefixtures("lingering")
+async def test_waiting_system_lines_share_a_table_writes_commit(tmp_path) -> None:
+    repo = await repo_with_table(tmp_path, guest=True)
     lines = [system_line(repo, 1)]
     await asyncio.sleep(0.01)  # the chat writer has taken it: it lingers
     lines.append(system_line(repo, 2))  # and this one is queued behind it
@@ -357,14 +365,10 @@ async def test_waiting_system_lines_share_a_table_writes_commit(tmp_path, monkey
     await done(repo)
 
 
+@pytest.mark.usefixtures("lingering")
 async def test_lines_riding_a_failed_table_write_are_stored_by_their_own_writer(
-        tmp_path, monkeypatch) -> None:
-    from app.db import chat_writer
-
-    monkeypatch.setattr(chat_writer, "LINGER", 30.0)
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_table(table(0), host_seat=0)
+        tmp_path) -> None:
+    repo = await repo_with_table(tmp_path)
     line = system_line(repo, 1)
     await asyncio.sleep(0.01)  # lingering
     with pytest.raises(IntegrityError):  # that table id is taken: the transaction fails
@@ -398,12 +402,7 @@ def joined_row(seq: int, name: str = "Ana"):  # noqa: ANN201
 @pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
 async def test_a_seat_writes_own_line_is_stored_by_its_commit_and_survives_a_restart(
         tmp_path, one_hop: bool) -> None:
-    repo = await make_repo(tmp_path)
-    if not one_hop:
-        repo.table_writer.raw = repo.chat_writer.raw = None  # as PostgreSQL
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_player("p1", "Ana", "tok-1")
-    await repo.create_table(table(0), host_seat=0)
+    repo = await repo_with_table(tmp_path, guest=True, one_hop=one_hop)
     await asyncio.wait_for(repo.save_seats("t0", ["p0", "p1", None, None], "p0", 2, epoch=0,
                                            chat=[joined_row(1)]), 10)
     # stored when the seat write returns, by its own transaction: no chat commit
@@ -420,12 +419,7 @@ async def test_a_seat_writes_own_line_is_stored_by_its_commit_and_survives_a_res
 
 @pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
 async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path, one_hop: bool) -> None:
-    repo = await make_repo(tmp_path)
-    if not one_hop:
-        repo.table_writer.raw = repo.chat_writer.raw = None
-    await repo.create_player("p0", "Host", "tok-0")
-    await repo.create_player("p1", "Ana", "tok-1")
-    await repo.create_table(table(0), host_seat=0)
+    repo = await repo_with_table(tmp_path, guest=True, one_hop=one_hop)
     results = await asyncio.gather(
         repo.save_seats("t0", ["p0", "p1"], "p0", 2, epoch=7, chat=[joined_row(1)]),  # fenced
         repo.save_seats("t0", ["p0", "nobody"], "p0", 2, epoch=0,  # no such player

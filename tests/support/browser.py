@@ -29,14 +29,20 @@ def launch_chromium() -> Iterator:
             browser.close()
 
 
+def name_yourself(page, base: str, name: str, greeting: str) -> None:
+    """On the home page, choose ``name`` (the session cookie) and wait for ``greeting``
+    ("Hola, Ana" on a Spanish page)."""
+    page.goto(base + "/")
+    page.fill("#name", name)
+    page.click("form[action='/session'] button")
+    page.wait_for_selector(f"text={greeting}")
+
+
 def sit_two_players(host, guest, base: str, game: str) -> str:
     """Through the pages as people do it: the host names themself ("Ana", Spanish page),
     creates a 2-seat table of ``game`` in the lobby; the guest ("Beto") opens the invite link,
     names themself and takes the free seat; the host starts. Returns the invite link."""
-    host.goto(base + "/")
-    host.fill("#name", "Ana")
-    host.click("form[action='/session'] button")
-    host.wait_for_selector("text=Hola, Ana")
+    name_yourself(host, base, "Ana", "Hola, Ana")
     host.select_option("#game-select", game)
     host.select_option("#seats-select", "2")
     host.click("#create-table button[type=submit]")

@@ -83,3 +83,26 @@ async def test_a_failed_seat_write_stores_pushes_and_numbers_no_line() -> None:
     await asyncio.sleep(0.02)
     assert [(m["id"], m["code"]) for m in sock.sent if m["type"] == "chat"] == [(1, "joined")]
     await actor.stop()
+
+
+async def test_a_step_with_two_seat_writes_stores_its_line_once(monkeypatch) -> None:
+    """No step has two seat writes today; if one ever has, its lines go with the first."""
+    from app.tables import actor as actor_module
+    from app.tables.core.effects import SaveSeats, Store
+
+    real = actor_module.decide
+
+    def twice(table: Any, command: Any, now: float) -> Any:
+        table, effects = real(table, command, now)
+        extra = [e for e in effects if type(e) is Store and isinstance(e.write, SaveSeats)]
+        return table, [*extra, *effects]
+
+    monkeypatch.setattr(actor_module, "decide", twice)
+    actor, repo = make()
+    conn, sock = await support.connect(actor, "a")
+    await actor.submit(Join("b", "Beto"))
+    assert [[row["seq"] for row in rows] for rows in repo.with_seats] == [[1], []]
+    assert [m["id"] for m in actor.chat] == [1]
+    await asyncio.sleep(0.02)
+    assert [(m["id"], m["code"]) for m in sock.sent if m["type"] == "chat"] == [(1, "joined")]
+    await actor.stop()
