@@ -152,6 +152,16 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0]
+        if first.get("type") == "json_invalid":
+            # FastAPI says "1: JSON decode error" (1 being the character offset): say what is
+            # wrong and where, as the WebSocket's bad_message does
+            why = str((first.get("ctx") or {}).get("error", "")) or "cannot be read"
+            why = why.removesuffix(" at")  # "Unterminated string starting at" + where
+            offset = first["loc"][-1] if isinstance(first["loc"][-1], int) else None
+            at = f" at character {offset}" if offset is not None else ""
+            return JSONResponse({"code": "bad_request",
+                                 "message": f"body: not valid JSON ({why}{at})"},
+                                status_code=422)
         where = ".".join(str(p) for p in first["loc"] if p != "body") or "body"
         message = first["msg"].removeprefix("Value error, ")  # our validators' own words
         return JSONResponse({"code": "bad_request", "message": f"{where}: {message}"},

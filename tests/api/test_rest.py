@@ -56,6 +56,12 @@ def test_malformed_json_is_a_clear_error(base: str) -> None:
     r = httpx.post(f"{base}/api/players", content=b"{nope",
                    headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["code"] == "bad_request"
+    # what is wrong and where, not FastAPI's "1: JSON decode error"
+    message = r.json()["message"]
+    assert message.startswith("body: not valid JSON (") and "at character 1" in message, message
+    r = httpx.post(f"{base}/api/players", content=b'{"name": "Ana",}',
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and "at character 15" in r.json()["message"], r.text
 
 
 def test_catalogue_lists_hanabi_with_its_options(base: str) -> None:
