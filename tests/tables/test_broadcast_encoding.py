@@ -206,3 +206,21 @@ def test_hanabi_view_json_never_shows_a_seat_its_own_cards() -> None:
                    for card in hand)
     spectator = orjson.loads(engine.view_json(state, None))["hands"]
     assert all("rank" not in card for hand in spectator for card in hand)
+
+
+def test_hanabi_view_json_encodes_a_log_that_is_not_the_one_it_was_copied_from() -> None:
+    # the log's JSON is carried from the state a copy was made from only while that log's
+    # very entries start this one: a log replaced (or rewritten) is encoded afresh
+    engine = ENGINES["hanabi"]
+    state = _hanabi_states({}, 3, 1)[12]
+    engine.view_json(state, None)
+    for change in ("shorter", "rewritten", "grown"):
+        copy = state.clone()
+        if change == "shorter":
+            copy.log = copy.log[:-3]
+        elif change == "rewritten":
+            copy.log = [{**entry, "note": 1} for entry in copy.log]
+        else:
+            copy.log.append({"type": "note", "seat": 0})
+        for seat in (None, 0, 1, 2):
+            assert engine.view_json(copy, seat) == orjson.dumps(engine.view(copy, seat))

@@ -144,6 +144,9 @@ class HanabiState:
         discard = self.__dict__.get("_discard")
         if discard is not None:  # the discard pile only grows: its faces so far, the same
             s.__dict__["_discard_before"] = discard
+        log = self.__dict__.get("_log")
+        if log is not None:  # the log only grows too: its JSON so far (``view_json``)
+            s.__dict__["_log_before"] = log
         return s
 
     @property
@@ -409,10 +412,14 @@ class HanabiEngine(BaseEngine):
                 if not known:  # a hand's JSON: once for as long as it holds the same cards
                     known += (_dumps(backs), _dumps(faces))
                 hand_texts.append(known)
+            # the log is the last member and grows all game: its JSON is the JSON of the
+            # state this one was copied from (the same entries) and the entries since
+            assert keys[-1] == "log"
             texts = state.__dict__["_texts"] = (
                 _dumps({k: whole[k] for k in keys[:me]})[1:-1],
                 _dumps({k: whole[k] for k in keys[me + 1:hands]})[1:-1],
-                _dumps({k: whole[k] for k in keys[hands + 1:]})[1:-1],
+                _dumps({k: whole[k] for k in keys[hands + 1:-1]})[1:-1] + b',"log":'
+                + _log_json(state),
                 hand_texts)
         head, middle, tail, hand_texts = texts
         shown = [faces if state.over or reveal or (seat is not None and owner != seat)
@@ -581,6 +588,29 @@ def _dumps(value: Any) -> bytes:
         return orjson.dumps(value)
     except TypeError:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _log_json(state: HanabiState) -> bytes:
+    """``_dumps(state.log)``, from the log's JSON of the state this one was copied from when
+    its entries are the very first entries of this log (entries never change once logged):
+    only the entries since are encoded. A list's JSON is its items' JSON joined by commas,
+    and an entry is encoded alone exactly as inside the list (string keys either way)."""
+    log = state.log
+    before = state.__dict__.pop("_log_before", None)
+    if before is not None:
+        entries, text = before
+        n = len(entries)
+        if n <= len(log) and all(a is b for a, b in zip(entries, log, strict=False)):
+            if n == len(log):
+                state.__dict__["_log"] = (list(log), text)
+                return text
+            new = b",".join(_dumps(entry) for entry in log[n:])
+            text = (text[:-1] + b"," + new + b"]") if n else b"[" + new + b"]"
+            state.__dict__["_log"] = (list(log), text)
+            return text
+    text = _dumps(log)
+    state.__dict__["_log"] = (list(log), text)
+    return text
 
 
 def _copies(colors: tuple[str, ...]) -> JSON:
