@@ -418,8 +418,8 @@ class HanabiEngine(BaseEngine):
             texts = state.__dict__["_texts"] = (
                 _dumps({k: whole[k] for k in keys[:me]})[1:-1],
                 _dumps({k: whole[k] for k in keys[me + 1:hands]})[1:-1],
-                _dumps({k: whole[k] for k in keys[hands + 1:-1]})[1:-1] + b',"log":'
-                + _log_json(state),
+                b"".join((memoryview(_dumps({k: whole[k] for k in keys[hands + 1:-1]}))[1:-1],
+                          b',"log":', _log_json(state))),
                 hand_texts)
         head, middle, tail, hand_texts = texts
         shown = [faces if state.over or reveal or (seat is not None and owner != seat)
@@ -592,24 +592,22 @@ def _dumps(value: Any) -> bytes:
 
 def _log_json(state: HanabiState) -> bytes:
     """``_dumps(state.log)``, from the log's JSON of the state this one was copied from when
-    its entries are the very first entries of this log (entries never change once logged):
-    only the entries since are encoded. A list's JSON is its items' JSON joined by commas,
-    and an entry is encoded alone exactly as inside the list (string keys either way)."""
+    this log still starts with that one's entries (the log only grows: ``apply`` appends,
+    and entries never change once logged; the same first and last entries at the same
+    places tell a log replaced since): only the entries since are encoded. A list's JSON is
+    its items' JSON joined by commas, and an entry alone is encoded as inside the list."""
     log = state.log
     before = state.__dict__.pop("_log_before", None)
+    text = None
     if before is not None:
-        entries, text = before
-        n = len(entries)
-        if n <= len(log) and all(a is b for a, b in zip(entries, log, strict=False)):
-            if n == len(log):
-                state.__dict__["_log"] = (list(log), text)
-                return text
-            new = b",".join(_dumps(entry) for entry in log[n:])
-            text = (text[:-1] + b"," + new + b"]") if n else b"[" + new + b"]"
-            state.__dict__["_log"] = (list(log), text)
-            return text
-    text = _dumps(log)
-    state.__dict__["_log"] = (list(log), text)
+        n, first, last, old = before
+        if 0 < n <= len(log) and log[0] is first and log[n - 1] is last:
+            text = old if n == len(log) else b"".join(
+                (memoryview(old)[:-1], b",", b",".join([_dumps(e) for e in log[n:]]), b"]"))
+    if text is None:
+        text = _dumps(log)
+    if log:
+        state.__dict__["_log"] = (len(log), log[0], log[-1], text)
     return text
 
 
