@@ -3,7 +3,9 @@ of every router included before the one that holds it, then once more inside tha
 (about 17 route matches for a join, ~50 µs of a ~350 µs table read). Here a copy of each of
 these routes sits in front of the application's own list: the same route object's endpoint,
 dependencies, path and methods, left out of the OpenAPI document (the originals stay where
-they were and describe it, so /openapi.json is unchanged).
+they were and describe it, so /openapi.json is unchanged). Each copy calls its endpoint
+directly for the usual requests, and through FastAPI's own handler for any other (see
+``direct`` below).
 
 Nothing before them could answer their requests: each copy is placed in front only if no
 route the application lists before the original would take (fully or by path) a request the
