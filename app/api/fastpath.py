@@ -22,7 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -169,6 +169,10 @@ def _direct_call(route: APIRoute) -> Endpoint:
     params = inspect.signature(endpoint).parameters
     if route.dependencies:
         raise RuntimeError(f"{route.path}: route dependencies are not called directly")
+    answer = hints.get("return")
+    if not (isinstance(answer, type) and issubclass(answer, Response)):
+        # FastAPI would run anything else through the response model: sent as is here
+        raise RuntimeError(f"{route.path}: the endpoint does not return a Response")
     kinds: list[tuple[str, str]] = []
     model: type[BaseModel] | None = None
     optional_body = False
@@ -196,14 +200,14 @@ def _direct_call(route: APIRoute) -> Endpoint:
                     return None
                 try:
                     data = json.loads(raw)  # as Starlette's request.json()
-                except ValueError:
+                except Exception:  # noqa: BLE001 - malformed, bad UTF-8, nested too deep
                     return None
                 if not isinstance(data, dict):
                     return None
                 try:
                     # as FastAPI validates a body (pydantic's python mode, from attributes)
                     body = model.model_validate(data, from_attributes=True)
-                except ValidationError:
+                except Exception:  # noqa: BLE001 - FastAPI's handler refuses it its way
                     return None
         values: dict[str, Any] = {}
         for name, kind in kinds:
