@@ -92,6 +92,13 @@ def configure(fmt: str = "text", level: int = logging.INFO) -> None:
     standard error, in ``fmt``; uvicorn is then started with ``log_config=None``."""
     if fmt not in FORMATTERS:
         raise ValueError(f"LUDOTECA_LOG_FORMAT must be one of {sorted(FORMATTERS)}, not {fmt!r}")
+    # what neither format writes is not gathered for every record (the logging HOWTO's
+    # "Optimization" section): the caller's file and line (a walk up the stack for each
+    # access-log line), the thread's name, the process's id and name
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(FORMATTERS[fmt]())
     root = logging.getLogger()

@@ -18,7 +18,7 @@ from app.api.schemas import (
     TakeSeatsIn,
     errors,
 )
-from app.api.shapes import json_response, summary_json, table_json, table_out
+from app.api.shapes import json_response, site_base, summary_json, table_json, table_out
 from app.config import get_settings
 from app.games import ENGINES
 from app.tables.core.commands import (
@@ -89,7 +89,8 @@ async def list_tables(request: Request, game: str | None = None,
         tables = [t for t in tables if t[0]["status"] == status]
     tables.sort(key=lambda t: t[0]["created_at"], reverse=True)
     viewer = player.id if player else None
-    return json_response([summary_json(request, summary, invite, viewer)
+    base = site_base(request)
+    return json_response([summary_json(request, summary, invite, viewer, base)
                           for summary, invite in tables])
 
 

@@ -42,6 +42,12 @@ def _base(request: Request) -> str:
     return base
 
 
+def site_base(request: Request) -> str:
+    """This site's address as the caller reached it, no trailing slash (for a list of
+    tables: found once, not once per table)."""
+    return _base(request)
+
+
 @lru_cache(maxsize=4096)
 def _watch_key(secret: str, table_id: str, invite_token: str) -> str:
     return watch_key(table_id, invite_token)
@@ -59,10 +65,11 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
 
 
 def _links(request: Request, summary: dict[str, Any], invite_token: str,
-           viewer_id: str | None) -> dict[str, str | None]:
+           viewer_id: str | None, base: str | None = None) -> dict[str, str | None]:
+    """``base``: ``_base(request)`` when the caller has it already (a list of tables)."""
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    base = _base(request)
+    base = base or _base(request)
     invite = watch = None
     if seated or not summary["private"]:
         invite = f"{base}/join/{invite_token}"
@@ -84,9 +91,10 @@ def _player(player: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def summary_json(request: Request, summary: dict[str, Any], invite_token: str,
-                 viewer_id: str | None) -> dict[str, Any]:
-    """What ``summary_out(...).model_dump(mode="json")`` gives, without pydantic."""
-    links = _links(request, summary, invite_token, viewer_id)
+                 viewer_id: str | None, base: str | None = None) -> dict[str, Any]:
+    """What ``summary_out(...).model_dump(mode="json")`` gives, without pydantic
+    (``base``: the site's address, ``site_base(request)``, when the caller has it)."""
+    links = _links(request, summary, invite_token, viewer_id, base)
     spectators = summary.get("spectators") or {"count": 0, "names": []}
     branch = summary.get("branch_of")
     return {

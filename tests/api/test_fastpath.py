@@ -4,10 +4,12 @@ the same route and handler answering, and a route placed before them refused."""
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
+from fastapi.routing import APIRoute
 from starlette.routing import Match
 
 from app.api import fastpath
@@ -53,7 +55,7 @@ def test_each_copy_answers_with_the_original_routes_own_handler(apps, method, pa
         (r, app) for r, app in fastpath._flat(fast.router.routes[len(fastpath.HOT):])
         if getattr(r, "path", None) == path and method in r.methods)
     assert first is not original and first.endpoint is original.endpoint
-    assert handler is not None and first.app is handler
+    assert handler is not None and first.fallback is handler
     assert first.dependant is original.dependant
 
 
@@ -125,3 +127,203 @@ def test_another_methods_route_of_the_same_path_before_is_let_be(tmp_path,
     again.router.routes.insert(0, again.router.routes.pop())
     with pytest.raises(RuntimeError, match="a route before .* takes its requests"):
         fastpath.add(again)
+
+
+# ------------------------------------------------------- the endpoints called directly
+
+def _normalised(text: str, known: dict[str, str]) -> str:
+    """An answer with what differs between two servers (ids, tokens, keys, times) cut."""
+    for value, name in known.items():
+        text = text.replace(value, name)
+    text = re.sub(r"\d{4}-\d\d-\d\dT[0-9:.+]+", "TIME", text)
+    # seconds since a seat's player left, to the tenth: the two servers' clocks run apart
+    text = re.sub(r'"away_for":[0-9.]+', '"away_for":SECONDS', text)
+    text = re.sub(r"[0-9a-f]{32}", "KEY", text)
+    text = re.sub(r"[A-Za-z0-9_-]{40,}", "TOKEN", text)
+    return re.sub(r"[0-9a-f]{16}", "ID", text)
+
+
+async def _script(app: FastAPI) -> list[tuple[str, int, str]]:
+    """Every copied route asked the usual way and every wrong way we know of; each answer's
+    status and normalised body, in order."""
+    out: list[tuple[str, int, str]] = []
+    known: dict[str, str] = {}  # this server's table ids and invites -> their names
+    json_type = {"Content-Type": "application/json"}
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+
+        async def ask(label: str, method: str, path: str, **kwargs) -> httpx.Response:
+            r = await c.request(method, path, **kwargs)
+            out.append((label, r.status_code, _normalised(r.text, known)))
+            return r
+
+        ana = (await ask("player", "POST", "/api/players", json={"name": "Ana"})).json()
+        bea = (await ask("player 2", "POST", "/api/players", json={"name": "Bea"})).json()
+        a = {"Authorization": f"Bearer {ana['token']}"}
+        b = {"Authorization": f"Bearer {bea['token']}"}
+        bad = {"Authorization": "Bearer nope"}
+        for label, kwargs in (
+                ("malformed", {"content": b"{", "headers": json_type}),
+                ("not utf-8", {"content": b"\xff\xfe{", "headers": json_type}),
+                ("nested too deep", {"content": b"[" * 100_000, "headers": json_type}),
+                ("no content type", {"content": b'{"name": "Eva"}'}),
+                ("text", {"content": b'{"name": "Eva"}', "headers": {
+                    "Content-Type": "text/plain"}}),
+                ("charset", {"content": b'{"name": "Eva"}', "headers": {
+                    "Content-Type": "application/json; charset=utf-8"}}),
+                ("empty", {"content": b"", "headers": json_type}),
+                ("list", {"json": ["Eva"]}), ("null", {"json": None}),
+                ("short name", {"json": {"name": ""}}),
+                ("not a string", {"json": {"name": 3}}),
+                ("extra field", {"json": {"name": "Eva", "x": 1}}),
+                ("token in url", {"json": {"name": "Eva"}, "params": {"token": "x"}})):
+            await ask(f"new player: {label}", "POST", "/api/players", **kwargs)
+        new_table = {"game": "hanabi", "seats": 3, "options": {}}
+        table = (await ask("table", "POST", "/api/tables", headers=a, json=new_table)).json()
+        private = (await ask("private table", "POST", "/api/tables", headers=a,
+                             json={**new_table, "private": True})).json()
+        tid, pid = table["id"], private["id"]
+        invite = private["invite_url"].rsplit("/", 1)[1]
+        known.update({tid: "TABLE", pid: "PRIVATE", invite: "INVITE",
+                      table["invite_url"].rsplit("/", 1)[1]: "PUBLIC-INVITE"})
+        out[-2:] = [(label, status, _normalised(text, known)) for label, status, text
+                    in out[-2:]]
+        for label, kwargs in (
+                ("no token", {"json": new_table}), ("bad token", {"headers": bad,
+                                                                  "json": new_table}),
+                ("bad token, malformed", {"headers": {**bad, **json_type}, "content": b"{"}),
+                ("bad token, bad body", {"headers": bad, "json": {"game": 3}}),
+                ("unknown game", {"headers": a, "json": {**new_table, "game": "chess"}}),
+                ("bad seats", {"headers": a, "json": {**new_table, "seats": 99}}),
+                ("seats as text", {"headers": a, "json": {**new_table, "seats": "3"}}),
+                ("bad option", {"headers": a, "json": {**new_table, "options": {"x": 1}}}),
+                ("no body", {"headers": a}),
+                ("text", {"headers": {**a, "Content-Type": "text/plain"},
+                          "content": b'{"game": "hanabi", "seats": 3}'})):
+            await ask(f"new table: {label}", "POST", "/api/tables", **kwargs)
+        for who, headers in (("anonymous", {}), ("host", a), ("other", b), ("bad", bad)):
+            await ask(f"one table, {who}", "GET", f"/api/tables/{tid}", headers=headers)
+            await ask(f"private table, {who}", "GET", f"/api/tables/{pid}", headers=headers)
+            await ask(f"open tables, {who}", "GET", "/api/tables", headers=headers)
+            await ask(f"me, {who}", "GET", "/api/players/me", headers=headers)
+            await ask(f"games, {who}", "GET", "/api/games", headers=headers)
+        await ask("unknown table", "GET", "/api/tables/nope", headers=a)
+        await ask("token in url", "GET", f"/api/tables/{tid}", params={"token": "x"})
+        await ask("me, token in url", "GET", "/api/players/me", params={"token": "x"})
+        for query in ({"game": "hanabi"}, {"game": "ikebana"}, {"status": "waiting"},
+                      {"status": "playing"}, [("game", "ikebana"), ("game", "hanabi")],
+                      {"game": ""}):
+            await ask(f"open tables {query}", "GET", "/api/tables", params=query)
+        join, leave = f"/api/tables/{tid}/join", f"/api/tables/{tid}/leave"
+        for label, path, kwargs in (
+                ("no token", join, {}), ("bad token", join, {"headers": bad}),
+                ("bad token, malformed", join, {"headers": {**bad, **json_type},
+                                                "content": b"{"}),
+                ("malformed", join, {"headers": {**b, **json_type}, "content": b"{"}),
+                ("seat as text", join, {"headers": b, "json": {"seat": "1"}}),
+                ("extra field", join, {"headers": b, "json": {"x": 1}}),
+                ("list", join, {"headers": b, "json": [1]}),
+                ("null", join, {"headers": b, "json": None}),
+                ("bad seat", join, {"headers": b, "json": {"seat": 7}}),
+                ("text", join, {"headers": {**b, "Content-Type": "text/plain"},
+                                "content": b"{}"}),
+                ("unknown table", "/api/tables/nope/join", {"headers": b}),
+                ("private, no invite", f"/api/tables/{pid}/join", {"headers": b}),
+                ("private, wrong invite", f"/api/tables/{pid}/join",
+                 {"headers": b, "json": {"invite": "wrong"}}),
+                ("private", f"/api/tables/{pid}/join",
+                 {"headers": b, "json": {"invite": invite}}),
+                ("no body", join, {"headers": b}),
+                ("again", join, {"headers": b, "json": {}}),
+                ("start, not the host", f"/api/tables/{tid}/start", {"headers": b}),
+                ("start, not full", f"/api/tables/{tid}/start", {"headers": a}),
+                ("leave, bad token", leave, {"headers": bad}),
+                ("leave, unknown table", "/api/tables/nope/leave", {"headers": b}),
+                ("leave", leave, {"headers": b}),
+                ("leave again", leave, {"headers": b}),
+                ("seat 2", join, {"headers": b, "json": {"seat": 2}}),
+                ("leave, host", leave, {"headers": a}),
+                ("start, unknown", "/api/tables/nope/start", {"headers": a})):
+            await ask(f"join: {label}", "POST", path, **kwargs)
+        await ask("open tables at the end", "GET", "/api/tables", headers=b)
+    return out
+
+
+@pytest.fixture
+def migrated_apps(tmp_path, monkeypatch) -> tuple[FastAPI, FastAPI]:
+    """The application, and the same without the copies in front, each on a database of
+    its own."""
+    monkeypatch.setenv("LUDOTECA_DATA_DIR", str(tmp_path / "data"))
+    fast = create_app(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")
+    with monkeypatch.context() as patched:
+        patched.setattr(fastpath, "add", lambda app: None)
+        plain = create_app(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}")
+    return fast, plain
+
+
+async def test_the_direct_calls_answer_as_fastapis_handlers(migrated_apps,
+                                                            monkeypatch) -> None:
+    """The same requests, to the application and to the same one without its copies in
+    front: the same answers, word for word; and FastAPI's handler (which solves the
+    dependencies) answered on the copies only the requests that are not the usual kind."""
+    import fastapi.routing
+
+    fast, plain = migrated_apps
+    solved: list[str] = []
+    original = fastapi.routing.solve_dependencies
+
+    async def counting(*, request, **kwargs):
+        solved.append(f"{request.method} {request.url.path}")
+        return await original(request=request, **kwargs)
+
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counting)
+    expected = await _script(plain)
+    # every request of the plain one goes through FastAPI's handler: all but those whose
+    # body is not even JSON (refused before the dependencies) solve them
+    assert len(solved) == len(expected) - sum(
+        1 for label, _s, _b in expected
+        if any(word in label for word in ("malformed", "not utf-8", "nested too deep")))
+    solved.clear()
+    got = await _script(fast)
+    for want, have in zip(expected, got, strict=True):
+        assert have == want
+    assert {s for s in solved if not s.startswith(("POST /api/players", "POST /api/tables"))
+            } == set()
+    # FastAPI's handler answered the unusual bodies only: the usual calls are direct
+    unusual = [label for label, _s, _b in got if label.startswith(
+        ("new player", "new table", "join")) and any(word in label for word in (
+            "no content type", "text", "charset", "empty", "list", "null", "short name",
+            "not a string", "extra field", "bad body", "new table: no body"))]
+    assert len(solved) == len(unusual), unusual
+
+
+async def _dict_answer(table_id: str) -> dict:
+    return {}
+
+
+async def _unknown_parameter(table_id: str, limit: int) -> Response:
+    return Response()
+
+
+async def _other_default(table_id: str, game: str | None = "hanabi") -> Response:
+    return Response()
+
+
+async def _not_a_path_parameter(table: str) -> Response:
+    return Response()
+
+
+@pytest.mark.parametrize(("endpoint", "refusal"), [
+    (_dict_answer, "does not return a Response"),
+    (_unknown_parameter, "does not know: limit"),
+    (_other_default, "game's default"),
+    (_not_a_path_parameter, "table is not a path parameter"),
+])
+def test_an_endpoint_the_direct_call_would_get_wrong_stops_the_start(endpoint,
+                                                                     refusal) -> None:
+    """What FastAPI would do otherwise than the direct call (a response model run over the
+    answer, an int parsed, another default, a query parameter read as the path's) is
+    refused when the application is built, not answered wrongly."""
+    route = APIRoute("/api/tables/{table_id}", endpoint, methods=["GET"])
+    with pytest.raises(RuntimeError, match=refusal):
+        fastpath.direct(route, route.app)
