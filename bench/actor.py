@@ -66,7 +66,6 @@ async def play(game: str, seats: int, games: int) -> tuple[int, float]:
             writers.append(asyncio.get_running_loop().create_task(connection.writer()))
             await actor.connect(connection)
         await actor.submit(Start(players[0]))
-        act = getattr(actor, "run_now", actor.submit)
         start = time.process_time()
         while actor.table.status is TableStatus.PLAYING:
             # a seat the game waits for (in a simultaneous turn, one that has not chosen)
@@ -74,9 +73,7 @@ async def play(game: str, seats: int, games: int) -> tuple[int, float]:
             legal = engine.legal_actions(actor.state, seat)
             # Hanabi: random plays end a game in ~20 moves; keep games their natural length
             calm = [a for a in legal if a.get("type") != "play"] or legal
-            # as a table socket hands it over (``run_now``: in the caller's task when the
-            # table is idle; a checkout from before it has only ``submit``)
-            await act(Act(players[seat], rng.choice(calm), actor.table.version))
+            await actor.submit(Act(players[seat], rng.choice(calm), actor.table.version))
             actions += 1
             await asyncio.sleep(0)
         cpu += time.process_time() - start

@@ -15,6 +15,7 @@ from starting, in every test too, rather than answering one request wrongly)."""
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import typing
 from collections.abc import Awaitable, Callable
@@ -162,8 +163,6 @@ def _direct_call(route: APIRoute) -> Endpoint:
     FastAPI's own handler must answer (see above). Refuses, at start-up, a route whose
     parameters it does not know or that FastAPI would treat otherwise (route dependencies,
     parameter defaults other than the ones read here)."""
-    import inspect
-
     endpoint = route.endpoint
     hints = typing.get_type_hints(endpoint, include_extras=True)
     params = inspect.signature(endpoint).parameters

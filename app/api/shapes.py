@@ -18,16 +18,16 @@ from app.tables.actor import TableActor
 
 
 def absolute(request: Request, path: str) -> str:
-    return _base(request) + path
+    return site_base(request) + path
 
 
 _BASES: dict[tuple[Any, ...], str] = {}
 
 
-def _base(request: Request) -> str:
+def site_base(request: Request) -> str:
     """This site's address as the caller reached it (``LUDOTECA_PUBLIC_URL`` when set), no
-    trailing slash; kept per (scheme, Host, server, root path): Starlette builds the URL
-    anew at every ask."""
+    trailing slash (a list of tables finds it once, not once per table); kept per (scheme,
+    Host, server, root path): Starlette builds the URL anew at every ask."""
     public = get_settings().public_url
     if public:
         return public.rstrip("/")
@@ -40,12 +40,6 @@ def _base(request: Request) -> str:
             _BASES.clear()
         base = _BASES[key] = str(request.base_url).rstrip("/")
     return base
-
-
-def site_base(request: Request) -> str:
-    """This site's address as the caller reached it, no trailing slash (for a list of
-    tables: found once, not once per table)."""
-    return _base(request)
 
 
 @lru_cache(maxsize=4096)
@@ -66,10 +60,10 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
 
 def _links(request: Request, summary: dict[str, Any], invite_token: str,
            viewer_id: str | None, base: str | None = None) -> dict[str, str | None]:
-    """``base``: ``_base(request)`` when the caller has it already (a list of tables)."""
+    """``base``: ``site_base(request)`` when the caller has it already (a list of tables)."""
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])
-    base = base or _base(request)
+    base = base or site_base(request)
     invite = watch = None
     if seated or not summary["private"]:
         invite = f"{base}/join/{invite_token}"
