@@ -18,7 +18,14 @@ from app.api.schemas import (
     TakeSeatsIn,
     errors,
 )
-from app.api.shapes import json_response, site_base, summary_json, table_json, table_out
+from app.api.shapes import (
+    encoded,
+    json_response,
+    site_base,
+    summary_json,
+    table_json,
+    table_out,
+)
 from app.config import get_settings
 from app.games import ENGINES
 from app.tables.core.commands import (
@@ -32,6 +39,7 @@ from app.tables.core.commands import (
     TakeSeats,
 )
 from app.tables.core.state import TableStatus
+from app.tables.registry import Registry
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -82,6 +90,8 @@ async def list_tables(request: Request, game: str | None = None,
     # the caller and the registry read here, not as dependencies: each dependency FastAPI
     # solves costs more than the read itself (the same for one table, below)
     player, registry = await identify(request), get_registry(request)
+    if registry.cluster is None:  # every table is this process's: each encoded once a state
+        return _local_tables(request, registry, game, status)
     tables = [t for t in await registry.public_summaries() if not abandoned(t[0])]
     if game:
         tables = [t for t in tables if t[0]["game"] == game]
@@ -92,6 +102,29 @@ async def list_tables(request: Request, game: str | None = None,
     base = site_base(request)
     return json_response([summary_json(request, summary, invite, viewer, base)
                           for summary, invite in tables])
+
+
+def _local_tables(request: Request, registry: Registry, game: str | None,
+                  status: str | None) -> Response:
+    """The list of open tables of a single process: the same tables, order and bytes as
+    ``summary_json`` gives them (a public table's answer is everyone's), each table's JSON
+    encoded once per state of the table (app/api/shapes.py ``Encoded``)."""
+    base = site_base(request)
+    listed = []
+    for actor in registry.public_tables():
+        now = actor._clock()  # the time the actor's own summary would be made at
+        entry = encoded(request, actor, base, now)
+        summary = entry.summary
+        if game and summary["game"] != game:
+            continue
+        if status and summary["status"] != status:
+            continue
+        if summary["status"] == "playing" and abandoned(entry.summary_at(now)):
+            continue
+        listed.append((summary["created_at"], entry, now))
+    listed.sort(key=lambda t: t[0], reverse=True)
+    return Response(b"[" + b",".join(entry.json(now) for _, entry, now in listed) + b"]",
+                    media_type="application/json")
 
 
 @router.get("/tables/{table_id}", response_model=TableOut, responses=errors(401, 404, 503))

@@ -3,6 +3,7 @@ a viewer (with its links), a finished match, and a player's result in one."""
 
 from __future__ import annotations
 
+import weakref
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -15,6 +16,8 @@ from app.api.schemas import MatchSeat, PlayerOut, TableOut
 from app.config import get_settings
 from app.db.models import GameTable
 from app.tables.actor import TableActor
+from app.tables.core import presence, views
+from app.tables.core.state import TableState
 
 
 def absolute(request: Request, path: str) -> str:
@@ -111,6 +114,97 @@ def summary_json(request: Request, summary: dict[str, Any], invite_token: str,
 
 def table_json(request: Request, actor: TableActor, viewer_id: str | None) -> dict[str, Any]:
     return summary_json(request, actor.summary(), actor.table.invite_token, viewer_id)
+
+
+# ---------------------------------------------------------------- a public table, encoded once
+#
+# The list of open tables sends, for each of this process's public tables, what
+# ``summary_json`` gives it with no viewer (a public table's links are everyone's, so the
+# answer is the same for every caller). It is encoded once per state of the table: a
+# ``TableState`` is never changed in place (app/tables/core/state.py), so the same object is
+# the same table, and the one part of its summary that moves with time alone, how long an
+# away seat has been away (``away_for``), is left as a gap, filled at each call from the same
+# ``presence.away_for`` and rounding ``views.summary`` uses. Summaries of other processes'
+# tables (a cluster's, published to Redis or read from the database) still go through
+# ``summary_json`` field by field. tests/api/test_listing.py compares both, byte for byte.
+
+
+class Encoded:
+    """A public table's JSON (as ``summary_json`` with no viewer) for one state of the table
+    and one site address, in pieces around the away seats' ``away_for``."""
+
+    __slots__ = ("table", "base", "summary", "pieces", "gaps")
+
+    def __init__(self, request: Request, table: TableState, base: str, now: float) -> None:
+        if table.setup.private:  # its links are only for its players: never the same for all
+            raise ValueError("only a public table's answer is the same for everyone")
+        self.table, self.base = table, base
+        self.summary = summary = views.summary(table, now)
+        doc = summary_json(request, summary, table.setup.invite_token, None, base)
+        self.gaps = [i for i, seat in enumerate(doc["seats"]) if seat["away_for"] is not None]
+        if not self.gaps:
+            self.pieces = [orjson.dumps(doc)]
+            return
+        head, tail = _around(doc, "seats")
+        pieces, current = [], head + b"["
+        for i, seat in enumerate(doc["seats"]):
+            if i:
+                current += b","
+            if i in self.gaps:
+                before, after = _around(seat, "away_for")
+                pieces.append(current + before)
+                current = after
+            else:
+                current += orjson.dumps(seat)
+        pieces.append(current + b"]" + tail)
+        self.pieces = pieces
+
+    def away(self, now: float) -> list[float]:
+        """The gaps' values at ``now``: what ``views.summary`` says for each away seat."""
+        table = self.table
+        return [round(presence.away_for(table, seat, now) or 0.0, 1) for seat in self.gaps]
+
+    def json(self, now: float) -> bytes:
+        if not self.gaps:
+            return self.pieces[0]
+        pieces = self.pieces
+        out = [pieces[0]]
+        for k, value in enumerate(self.away(now), 1):
+            out.append(orjson.dumps(float(value)))
+            out.append(pieces[k])
+        return b"".join(out)
+
+    def summary_at(self, now: float) -> dict[str, Any]:
+        """The table's summary as ``views.summary`` gives it at ``now``."""
+        if not self.gaps:
+            return self.summary
+        seats = list(self.summary["seats"])
+        for seat, value in zip(self.gaps, self.away(now), strict=True):
+            seats[seat] = {**seats[seat], "away_for": value}
+        return {**self.summary, "seats": seats}
+
+
+def _around(obj: dict[str, Any], key: str) -> tuple[bytes, bytes]:
+    """The JSON of ``obj`` (orjson's, compact) in two pieces: up to ``key``'s value, and
+    after it."""
+    keys = list(obj)
+    at = keys.index(key)
+    before = {k: obj[k] for k in keys[:at]}
+    after = {k: obj[k] for k in keys[at + 1:]}
+    head = orjson.dumps(before)[:-1] + (b"," if before else b"") + orjson.dumps(key) + b":"
+    return head, (b"," + orjson.dumps(after)[1:]) if after else b"}"
+
+
+_ENCODED: weakref.WeakKeyDictionary[TableActor, Encoded] = weakref.WeakKeyDictionary()
+
+
+def encoded(request: Request, actor: TableActor, base: str, now: float) -> Encoded:
+    """``actor``'s public table as the list of open tables shows it (encoded again only
+    when the table or the site's address has changed)."""
+    entry = _ENCODED.get(actor)
+    if entry is None or entry.table is not actor.table or entry.base != base:
+        entry = _ENCODED[actor] = Encoded(request, actor.table, base, now)
+    return entry
 
 
 def json_response(content: Any, status_code: int = 200) -> Response:

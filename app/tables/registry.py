@@ -56,6 +56,9 @@ class Registry:
         self.cluster = cluster
         self.actors: dict[str, TableActor] = {}
         self._by_invite: dict[str, str] = {}
+        # the public tables that may still be waiting or playing (the lobby's list goes
+        # through these, not every actor held: ``public_tables`` drops the ones that ended)
+        self._listed: dict[str, TableActor] = {}
         self._adopting: dict[str, asyncio.Lock] = {}
         # hand-overs (``give``/``take``): tables being handed to another process right now,
         # when each table arrived here by one, and until when an owner's refusal is believed
@@ -105,6 +108,8 @@ class Registry:
     def _add(self, actor: TableActor) -> TableActor:
         self.actors[actor.table.id] = actor
         self._by_invite[actor.table.invite_token] = actor.table.id
+        if not actor.table.private and actor.table.status in LIVE:
+            self._listed[actor.table.id] = actor
         if self.cluster is not None:
             actor.on_change = self._publish
             actor.on_stale = self._stale
@@ -151,6 +156,7 @@ class Registry:
         if self.actors.get(actor.table.id) is actor:
             self.actors.pop(actor.table.id, None)
             self._arrived.pop(actor.table.id, None)
+            self._listed.pop(actor.table.id, None)
         self._by_invite.pop(actor.table.invite_token, None)
 
     async def _retire(self, actor: TableActor) -> None:
@@ -191,8 +197,20 @@ class Registry:
                 if a.table.status in LIVE and player_id in a.table.seats]
 
     def public_tables(self) -> list[TableActor]:
-        return [a for a in self.actors.values()
-                if not a.table.private and a.table.status in LIVE]
+        """The public tables waiting or playing, in the order they came. Goes through the
+        public tables not yet seen ended, not every actor held: a table's privacy is fixed
+        and its status never goes back to waiting or playing, so one that has ended is
+        dropped from them for good."""
+        out = []
+        ended = []
+        for table_id, actor in self._listed.items():
+            if actor.table.status in LIVE:
+                out.append(actor)
+            else:
+                ended.append(table_id)
+        for table_id in ended:
+            del self._listed[table_id]
+        return out
 
     async def public_summaries(self) -> list[tuple[dict[str, Any], str]]:
         """(summary, invite token) of every public table waiting or playing; in a cluster
