@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Table, insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.util import greenlet_spawn
+from sqlalchemy.util import await_only, greenlet_spawn
 
 from app import metrics
 
@@ -126,12 +126,16 @@ class RawStatement:
         self.processors = tuple(
             compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
             for name in self.names)
+        # (position, processor) of the parameters that have one (a datetime, JSON): the
+        # others are passed as they are, without a call per value
+        self._processed = tuple((i, process) for i, process in enumerate(self.processors)
+                                if process is not None)
 
     def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(value if process is None else process(value)
-                     for process, value in zip(self.processors,
-                                               (values[name] for name in self.names),
-                                               strict=True))
+        out = [values[name] for name in self.names]
+        for i, process in self._processed:
+            out[i] = process(out[i])
+        return tuple(out)
 
 
 class RawInsert(RawStatement):
@@ -203,14 +207,21 @@ async def run_in_thread(engine: AsyncEngine, work: Callable[[sqlite3.Connection]
     back for all of it. ``work`` leaves no transaction open (see ``transaction``). A
     ``sqlite3`` error comes back as SQLAlchemy's (``IntegrityError``, ``OperationalError``
     ...), as the same statements through SQLAlchemy would raise it."""
-    # the pool's own connection, without an engine-level Connection around it (one
-    # greenlet switch to check it out, one to give it back: app/db/session.py's reset then
-    # finds no transaction open and makes no trip)
-    pooled = await engine.raw_connection()
+    # the pool's own connection, without an engine-level Connection around it, checked
+    # out, used and given back in one greenlet (SQLAlchemy's async pool runs in one: a
+    # greenlet each for the check-out and the return cost ~4 us more a write);
+    # app/db/session.py's reset then finds no transaction open and makes no trip
+    pool_connection = engine.sync_engine.raw_connection
+
+    def run() -> Result:
+        pooled = pool_connection()
+        try:
+            driver = pooled.driver_connection
+            return await_only(driver._execute(work, driver._conn))  # type: ignore[union-attr]
+        finally:
+            pooled.close()
+
     try:
-        driver = pooled.driver_connection
-        return await driver._execute(work, driver._conn)  # type: ignore[union-attr]
+        return await greenlet_spawn(run)
     except sqlite3.Error as exc:
         raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
-    finally:
-        await greenlet_spawn(pooled.close)
