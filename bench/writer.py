@@ -1,13 +1,16 @@
 """The group writer alone: CPU per action of a paced server's commits (one action at a time).
 
     python -m bench.writer [--actions 2000] [--tables 30] [--no-fsync] [--gap-ms 0]
+                           [--at-once 1]
 
 A throwaway PostgreSQL (fsync on, as bench.scale runs it), the app's ``Repository``; every
 action is appended and awaited before the next, as actions arriving one by one at a quiet
 server are: each is a commit of its own. Printed: this process's CPU per action (user +
 system, ``time.process_time``) and wall time per action. ``--gap-ms`` sleeps between actions
 (the server's process then sleeps between them too, as a paced one does). The first 10 % are
-a warm-up, not measured. Run it with ``PYTHONPATH`` set to another checkout to compare.
+a warm-up, not measured. ``--at-once N``: N tables' actions appended together each round
+(a busy server's batches: N actions a commit, or fewer). Run it with ``PYTHONPATH`` set to
+another checkout to compare.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from tests.support.postgres import PostgresCluster
 
 
 async def drive(url: str, args: argparse.Namespace) -> tuple[float, float, int]:
+    """CPU and wall seconds per measured action, and the commits in all."""
     from app.db.models import GameTable
     from app.db.repository import Repository, now
     from app.db.session import make_engine, make_sessionmaker, migrate
@@ -37,19 +41,30 @@ async def drive(url: str, args: argparse.Namespace) -> tuple[float, float, int]:
     warm = args.actions // 10
     gap = args.gap_ms / 1000
     cpu = wall = 0.0
-    for n in range(warm + args.actions):
-        if n == warm:
+    measured = 0
+    at_once = args.at_once
+    for n in range(0, warm + args.actions, at_once):
+        if n == warm // at_once * at_once:
             cpu, wall = time.process_time(), time.perf_counter()
-        i = n % args.tables
-        version[i] += 1
-        await repo.append_action(f"t{i}", version[i], n % 4, action, "player", None)
+        appends = []
+        if n >= warm // at_once * at_once:
+            measured += at_once
+        for k in range(n, n + at_once):
+            i = k % args.tables
+            version[i] += 1
+            appends.append(repo.append_action(f"t{i}", version[i], k % 4, action, "player",
+                                              None))
+        if at_once == 1:
+            await appends[0]
+        else:
+            await asyncio.gather(*appends)
         if gap:
             await asyncio.sleep(gap)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     commits = repo.writer.batches
     await repo.close()
     await repo.sessions.kw["bind"].dispose()
-    return cpu, wall, commits
+    return cpu / measured, wall / measured, commits
 
 
 def main() -> None:
@@ -57,6 +72,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--gap-ms", type=float, default=0.0)
+    parser.add_argument("--at-once", type=int, default=1)
     parser.add_argument("--no-fsync", action="store_true")
     args = parser.parse_args()
     postgres = PostgresCluster.find()
@@ -71,9 +87,10 @@ def main() -> None:
     finally:
         postgres.stop()
     gap = args.gap_ms * 1000
-    print(f"{args.actions} actions one at a time ({commits} commits in all), "
-          f"PostgreSQL fsync {'off' if args.no_fsync else 'on'}: CPU {cpu / args.actions * 1e6:.1f}"
-          f" us/action, wall {wall / args.actions * 1e6 - gap:.0f} us/action"
+    how = "one at a time" if args.at_once == 1 else f"{args.at_once} at once"
+    print(f"{args.actions} actions {how} ({commits} commits in all), "
+          f"PostgreSQL fsync {'off' if args.no_fsync else 'on'}: CPU {cpu * 1e6:.1f}"
+          f" us/action, wall {wall * 1e6 - gap:.0f} us/action"
           + (f" besides the {args.gap_ms:g} ms gap" if gap else ""))
 
 
