@@ -11,14 +11,6 @@ bad write (a stale owner's, say) fails only its own actor. The log refuses a wri
 sequence number is already taken, does not follow the table's version, or comes from an
 owner whose epoch is not the table's (another process has taken the table over since): that
 is the fence against two owners of one table.
-
-A lone action (PostgreSQL; nothing queued, no commit in flight) is committed in its caller's
-own task, with the writer's one statement on the writer's one connection: no queue, no hop to
-the writer's task and back. Everything else is the same: one statement in flight at a time
-(the writer's task waits for a lone commit to end before its next batch, and what queues
-meanwhile waits for it), durable before ``append`` returns, a refused or failed write fails
-only its own caller, and a caller cancelled while its statement is in flight still has its
-action stored (the writer's task tries it again: stored once either way, see ``_alone``).
 """
 
 from __future__ import annotations
@@ -34,7 +26,6 @@ from sqlalchemy import and_, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app import metrics
 from app.db.batching import BatchWriter
 from app.db.models import ActionRecord, GameTable
 
@@ -152,11 +143,6 @@ class GroupWriter(BatchWriter[PendingAction]):
         # PostgreSQL: the pool connection this writer holds (and its asyncpg connection)
         self._held: AsyncConnection | None = None
         self._driver: Any = None
-        # a lone action being committed in its caller's task (``_alone``), and what the
-        # writer's task waits on meanwhile; the writer's task committing a batch
-        self._alone_now = False
-        self._alone_over: asyncio.Future[None] | None = None
-        self._storing = False
 
     async def close(self) -> None:
         await super().close()
@@ -168,55 +154,11 @@ class GroupWriter(BatchWriter[PendingAction]):
                 log.debug("the writer's connection did not close cleanly", exc_info=True)
 
     async def append(self, item: PendingAction) -> None:
-        """Store one action and return once it is durable (or raise why it is not): alone in
-        this task when the writer is idle (PostgreSQL, its connection open), else queued for
-        the writer's task's next batch."""
-        driver = self._driver
-        if driver is not None and not (self._alone_now or self._storing) \
-                and self._queue.empty() and not driver.is_closed():
-            await self._alone(item)
-        else:
-            self._put(item)
+        """Queue one action and return once it is durable (or raise why it is not)."""
+        self._put(item)
         await item.done
 
-    async def _alone(self, item: PendingAction) -> None:
-        """Commit ``item`` in the caller's task (the writer is idle: nothing queued, nothing
-        in flight; while this runs, the others queue and the writer's task waits for it)."""
-        self._alone_now = True
-        try:
-            await self._store_batch([item])
-        except asyncio.CancelledError:
-            # cut while its statement was in flight: it may or may not have committed, so
-            # the writer's task tries it again after it (asyncpg cancels the statement and
-            # lets the connection's next one wait for that). Stored once either way: a
-            # second copy of a stored action is refused by the fence (the table has moved
-            # past it), which is then the only error, and nobody waits for it.
-            if not item.done.done():
-                item.done.add_done_callback(_seen)
-                self._put(item)
-            raise
-        finally:
-            self._alone_now = False
-            over, self._alone_over = self._alone_over, None
-            if over is not None and not over.done():
-                over.set_result(None)
-        metrics.batch_committed(self.name, 1)
-
     async def _store(self, batch: list[PendingAction]) -> None:
-        """The writer's task's batch: after any lone commit in flight (with what has queued
-        meanwhile)."""
-        self._storing = True
-        try:
-            while self._alone_now:
-                if self._alone_over is None:
-                    self._alone_over = asyncio.get_running_loop().create_future()
-                await self._alone_over
-                self._take(batch)
-            await self._store_batch(batch)
-        finally:
-            self._storing = False
-
-    async def _store_batch(self, batch: list[PendingAction]) -> None:
         try:
             await self._commit(batch)
         except Exception as exc:  # noqa: BLE001 - isolate the bad write, keep the others
@@ -355,10 +297,3 @@ class GroupWriter(BatchWriter[PendingAction]):
                                                "follows a log another owner has moved on"))
         else:
             item.done.set_exception(RuntimeError(f"action {item.seq} was not stored"))
-
-
-def _seen(done: asyncio.Future[None]) -> None:
-    """Nobody waits for this outcome any more (its caller was cancelled): read it, so that a
-    refusal is not reported as never retrieved (``_fail`` has logged it)."""
-    if not done.cancelled():
-        done.exception()
