@@ -19,7 +19,6 @@ import logging
 import math
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -82,40 +81,6 @@ class _Envelope:
     reply: asyncio.Future[Any] | None  # None: the actor's own (a timer, a bot): nobody waits
 
 
-class _Mailbox:
-    """The actor's commands in order, for its one task to take: ``asyncio.Queue`` without
-    what a single reader of an unbounded queue never uses (the putters' waiting room, the
-    count of unfinished tasks and its event), so a command's hand-over is an append, and
-    the task's one waiter woken when it sleeps."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: deque[_Envelope] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def put_nowait(self, item: _Envelope) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            if not waiter.done():
-                waiter.set_result(None)
-
-    async def get(self) -> _Envelope:
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                if self._waiter is waiter:
-                    self._waiter = None
-        return self._items.popleft()
-
-
 class TableActor:
     def __init__(self, table: TableState, repo: Repository,
                  clock: Callable[[], float] = time.monotonic,
@@ -126,7 +91,7 @@ class TableActor:
         self.chat = list(chat or [])[-CHAT_KEPT:]
         self._chat_seq = max((line["id"] for line in self.chat), default=0)
         self.connections: dict[int, Connection] = {}
-        self._queue = _Mailbox()
+        self._queue: asyncio.Queue[_Envelope] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[str, tuple[float, asyncio.TimerHandle | None]] = {}
         self._thinking: dict[str, asyncio.Task[None]] = {}
@@ -236,7 +201,7 @@ class TableActor:
         if self.moved or (self._task is not None and self._task.done()):
             raise table_moving()
         envelope = _Envelope(command, asyncio.get_running_loop().create_future())
-        self._queue.put_nowait(envelope)
+        await self._queue.put(envelope)
         assert envelope.reply is not None
         return await envelope.reply
 
