@@ -367,6 +367,9 @@ class LeaseFence:
                 raise refusal
             return await attribute(*args, **kwargs)
 
+        # kept: the next lookup finds it without coming here (a write's every call asks the
+        # lease afresh, in ``fenced``; the repository is this fence's for good)
+        self.__dict__[name] = fenced
         return fenced
 
     def queue_chat_line(self, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
