@@ -172,7 +172,11 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int, r
                profile_only: str | None = None) -> None:
     spid = server.process.pid  # type: ignore[union-attr]
     fpid = floor.process.pid  # type: ignore[union-attr]
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    # a connection idle for 2 s is not reused: uvicorn closes an idle keep-alive connection
+    # after 5 s, httpx's default expiry, and a request sent on one the server is closing
+    # fails with ReadError (the rounds leave some connections idle about that long)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency,
+                          keepalive_expiry=2)
     async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as c, \
             httpx.AsyncClient(base_url=floor.url, limits=limits, timeout=60) as f:
         host = (await c.post("/api/players", json={"name": "host"})).json()

@@ -65,7 +65,8 @@ class Load:
         self.args = args
         self.servers = servers
         self.clients = [httpx.AsyncClient(base_url=s.url, timeout=60,
-                                          limits=httpx.Limits(max_connections=20))
+                                          limits=httpx.Limits(max_connections=20,
+                                                              keepalive_expiry=2))
                         for s in servers]
         self.http = self.clients[0]
         self.latencies: list[float] = []

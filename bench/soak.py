@@ -116,7 +116,7 @@ class Soak:
         self.rng = random.Random(args.seed)
         self.games = args.games or sorted(ENGINES)
         self.http = httpx.AsyncClient(base_url=server.url, timeout=60,
-                                      limits=httpx.Limits(max_connections=20))
+                                      limits=httpx.Limits(max_connections=20, keepalive_expiry=2))
         self.f = Figures()
         self.deadline = 0.0
         self.tasks: set[asyncio.Task] = set()
