@@ -15,7 +15,7 @@ from app.config import ROOT
 def serve(host: str, port: int) -> None:
     import uvicorn
 
-    from app.config import get_settings
+    from app.config import KEEP_ALIVE_SECONDS, get_settings
     from app.idle import FirstRequestTimeout
     from app.logs import configure, log_start
     from app.main import create_app
@@ -30,6 +30,7 @@ def serve(host: str, port: int) -> None:
     app = create_app(internal_url=f"http://{reachable}:{port}")
     uvicorn.run(app, host=host, port=port, ws="websockets-sansio",
                 ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="info",
+                timeout_keep_alive=KEEP_ALIVE_SECONDS,
                 log_config=None, proxy_headers=True, http=FirstRequestTimeout)
 
 

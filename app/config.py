@@ -32,6 +32,9 @@ TEMPLATES = _shipped("templates")
 STATIC = _shipped("static")
 MIGRATIONS = _shipped("migrations")  # alembic.ini is in it
 IS_CHECKOUT = (ROOT / "pyproject.toml").is_file() and not (PACKAGE / "templates").is_dir()
+# uvicorn closes an HTTP connection idle this long (app/cli.py); a client reusing one must
+# drop it sooner: a request sent just as the server closes it fails (a POST is not retried)
+KEEP_ALIVE_SECONDS = 5
 
 
 def default_data_dir() -> Path:
