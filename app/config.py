@@ -35,6 +35,8 @@ IS_CHECKOUT = (ROOT / "pyproject.toml").is_file() and not (PACKAGE / "templates"
 # uvicorn closes an HTTP connection idle this long (app/cli.py); a client reusing one must
 # drop it sooner: a request sent just as the server closes it fails (a POST is not retried)
 KEEP_ALIVE_SECONDS = 5
+# how long our own clients of it (the cluster's forwarder, the benchmarks) reuse an idle one
+CLIENT_IDLE_SECONDS = 2.0
 
 
 def default_data_dir() -> Path:

@@ -41,6 +41,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, Field
 
+from app.config import CLIENT_IDLE_SECONDS
 from tests.support.server import ROOT, LiveServer, free_port
 
 BENCH_ENV = {"LUDOTECA_TABLES_PER_MINUTE": "0", "LUDOTECA_MAX_HOSTED_TABLES": "100000",
@@ -172,11 +173,10 @@ async def rest(server: LiveServer, floor: Floor, calls: int, concurrency: int, r
                profile_only: str | None = None) -> None:
     spid = server.process.pid  # type: ignore[union-attr]
     fpid = floor.process.pid  # type: ignore[union-attr]
-    # a connection idle for 2 s is not reused: uvicorn closes an idle keep-alive connection
-    # after 5 s, httpx's default expiry, and a request sent on one the server is closing
-    # fails with ReadError (the rounds leave some connections idle about that long)
+    # an idle connection is dropped before the server closes it (app/config.py): the rounds
+    # leave some connections idle about 5 s, and one reused as the server closed it failed
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency,
-                          keepalive_expiry=2)
+                          keepalive_expiry=CLIENT_IDLE_SECONDS)
     async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as c, \
             httpx.AsyncClient(base_url=floor.url, limits=limits, timeout=60) as f:
         host = (await c.post("/api/players", json={"name": "host"})).json()

@@ -39,6 +39,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.config import CLIENT_IDLE_SECONDS
 from app.metrics import LoopMonitor
 from tests.support.postgres import PostgresCluster
 from tests.support.redis import RedisServer
@@ -66,7 +67,7 @@ class Load:
         self.servers = servers
         self.clients = [httpx.AsyncClient(base_url=s.url, timeout=60,
                                           limits=httpx.Limits(max_connections=20,
-                                                              keepalive_expiry=2))
+                                                              keepalive_expiry=CLIENT_IDLE_SECONDS))
                         for s in servers]
         self.http = self.clients[0]
         self.latencies: list[float] = []

@@ -39,6 +39,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.config import CLIENT_IDLE_SECONDS
 from app.games import ENGINES
 from bench.soak_verify import Verdict, verify, view_digest
 from tests.support.server import OPERATOR, LiveServer
@@ -116,7 +117,8 @@ class Soak:
         self.rng = random.Random(args.seed)
         self.games = args.games or sorted(ENGINES)
         self.http = httpx.AsyncClient(base_url=server.url, timeout=60,
-                                      limits=httpx.Limits(max_connections=20, keepalive_expiry=2))
+                                      limits=httpx.Limits(max_connections=20,
+                                                          keepalive_expiry=CLIENT_IDLE_SECONDS))
         self.f = Figures()
         self.deadline = 0.0
         self.tasks: set[asyncio.Task] = set()

@@ -52,7 +52,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from app.api.rendering import error_page
 from app.api.security import wants_html
-from app.config import KEEP_ALIVE_SECONDS, get_settings
+from app.config import CLIENT_IDLE_SECONDS, get_settings
 from app.errors import AppError
 from app.tables.cluster import Cluster
 
@@ -102,11 +102,6 @@ def original_host(headers: Headers, path: str) -> str | None:
     if match and headers.get(FORWARDED_HOST) and is_forwarded(headers, match.group(1)):
         return headers.get(FORWARDED_HOST)
     return headers.get("host")
-
-
-# how long the forwarder keeps an idle connection to another process, well under the
-# time that process keeps it (``KEEP_ALIVE_SECONDS``)
-UPSTREAM_IDLE = KEEP_ALIVE_SECONDS / 2.5
 
 
 class ForwardMiddleware:
@@ -217,8 +212,9 @@ class ForwardMiddleware:
             # the owner (this same server) closes a connection idle KEEP_ALIVE_SECONDS: one
             # kept as long (httpx's default, 5 s) is sometimes reused just as it closes, and
             # the request fails (httpx.ReadError: a spurious 503 "did not answer")
+            limits = httpx.Limits(keepalive_expiry=CLIENT_IDLE_SECONDS)
             self._http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=3.0),
-                                           limits=httpx.Limits(keepalive_expiry=UPSTREAM_IDLE))
+                                           limits=limits)
         return self._http
 
     async def _table_of(self, scope: Scope, registry: Any) -> str | None:

@@ -8,7 +8,6 @@ nor its invite; the registry's index of public tables drops the ones that ended.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import orjson
@@ -18,11 +17,10 @@ from starlette.requests import Request
 from app.api.lobby import _local_tables, abandoned
 from app.api.shapes import Encoded, json_response, summary_json
 from app.db.repository import Repository
-from app.db.session import make_engine, make_sessionmaker, migrate
 from app.tables.core.commands import AddBot, Delete, Join, Leave, Start
 from app.tables.core.state import TableStatus
 from app.tables.registry import LIVE, Registry
-from tests.tables.support import FakeClock, connect
+from tests.tables.support import FakeClock, close_registry, connect, open_registry
 
 PLAYERS = ("p0", "p1", "p2", "p3", "p4")
 
@@ -68,12 +66,8 @@ def same(registry: Registry, clock: FakeClock, host: bytes = b"example.org") -> 
     return orjson.loads(now)
 
 
-async def open_registry(tmp_path) -> tuple[Repository, Registry]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'l.db'}"
-    await asyncio.to_thread(migrate, url)
-    repo = Repository(make_sessionmaker(make_engine(url)), cache_identities=True)
-    registry = Registry(repo)
-    await registry.restore()
+async def open_with_players(tmp_path) -> tuple[Repository, Registry]:
+    repo, registry = await open_registry(tmp_path)
     for p in PLAYERS:
         await repo.create_player(p, p.upper(), f"tok-{p}")
     return repo, registry
@@ -88,7 +82,7 @@ async def create(registry: Registry, clock: FakeClock, host: str, game: str, sea
 
 @pytest.mark.asyncio
 async def test_the_list_is_the_one_built_field_by_field_at_every_step(tmp_path) -> None:
-    repo, registry = await open_registry(tmp_path)
+    repo, registry = await open_with_players(tmp_path)
     clock = FakeClock()
     try:
         assert same(registry, clock) == []
@@ -147,14 +141,12 @@ async def test_the_list_is_the_one_built_field_by_field_at_every_step(tmp_path) 
         assert a.table.id not in registry._listed  # ...but no longer gone through
         assert secret.table.id not in registry._listed  # private: never
     finally:
-        await registry.shutdown()
-        await repo.close()
-        await repo.engine.dispose()
+        await close_registry(repo, registry)
 
 
 @pytest.mark.asyncio
 async def test_a_private_table_is_never_encoded_for_everyone(tmp_path) -> None:
-    repo, registry = await open_registry(tmp_path)
+    repo, registry = await open_with_players(tmp_path)
     clock = FakeClock()
     try:
         secret = await create(registry, clock, "p1", "hanabi", 2, private=True)
@@ -163,9 +155,7 @@ async def test_a_private_table_is_never_encoded_for_everyone(tmp_path) -> None:
         assert registry.public_tables() == []
         assert _local_tables(request(), registry, None, None).body == b"[]"
     finally:
-        await registry.shutdown()
-        await repo.close()
-        await repo.engine.dispose()
+        await close_registry(repo, registry)
 
 
 def test_the_list_over_http_follows_joins_leaves_and_starts(shared_server) -> None:

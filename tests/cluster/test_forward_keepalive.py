@@ -1,5 +1,5 @@
 """The forwarder's connections to the other processes of a cluster are dropped when idle
-well before those processes close them (app/api/forward.py ``UPSTREAM_IDLE``).
+well before those processes close them (app/config.py ``CLIENT_IDLE_SECONDS``).
 
 uvicorn closes an HTTP connection idle ``KEEP_ALIVE_SECONDS``; httpx's default is to keep one
 as long. A request sent on a connection just as the owner closes it fails with
@@ -15,8 +15,8 @@ import pytest
 import uvicorn
 
 from app import cli
-from app.api.forward import UPSTREAM_IDLE, ForwardMiddleware
-from app.config import KEEP_ALIVE_SECONDS
+from app.api.forward import ForwardMiddleware
+from app.config import CLIENT_IDLE_SECONDS, KEEP_ALIVE_SECONDS
 from tests.support.server import free_port
 
 
@@ -30,7 +30,7 @@ async def peer_port(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest.mark.asyncio
 async def test_an_idle_connection_to_the_owner_is_dropped_before_the_owner_closes_it() -> None:
-    assert UPSTREAM_IDLE < KEEP_ALIVE_SECONDS - 1  # a margin for a busy loop's lateness
+    assert CLIENT_IDLE_SECONDS < KEEP_ALIVE_SECONDS - 1  # a margin for a busy loop's lateness
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(peer_port, host="127.0.0.1", port=port,
                                            timeout_keep_alive=KEEP_ALIVE_SECONDS,
@@ -45,7 +45,7 @@ async def test_an_idle_connection_to_the_owner_is_dropped_before_the_owner_close
         first = (await client.get(url)).text
         again = (await client.get(url)).text
         assert again == first  # connections are still kept and reused while busy
-        await asyncio.sleep(UPSTREAM_IDLE + 0.3)  # idle past the forwarder's limit only
+        await asyncio.sleep(CLIENT_IDLE_SECONDS + 0.3)  # idle past the forwarder's limit only
         after = (await client.get(url)).text
         assert after != first  # a new connection: the idle one was not reused
     finally:

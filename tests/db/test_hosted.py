@@ -6,32 +6,15 @@ last action, a refused write, and a restart."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from app.db.repository import HostedTables, Repository, StaleOwner
-from app.db.session import make_engine, make_sessionmaker, migrate
 from app.tables.core.commands import Delete, Join, Leave, Start
 from app.tables.core.state import TableStatus
 from app.tables.registry import LIVE, Registry
+from tests.tables.support import close_registry, open_registry
 
 PLAYERS = ("p0", "p1", "p2")
-
-
-async def open_registry(tmp_path) -> tuple[Repository, Registry]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'h.db'}"
-    await asyncio.to_thread(migrate, url)
-    repo = Repository(make_sessionmaker(make_engine(url)), cache_identities=True)
-    registry = Registry(repo)
-    await registry.restore()
-    return repo, registry
-
-
-async def close(repo: Repository, registry: Registry) -> None:
-    await registry.shutdown()
-    await repo.close()
-    await repo.engine.dispose()
 
 
 async def counts(repo: Repository, registry: Registry) -> dict[str, int]:
@@ -78,7 +61,7 @@ async def test_the_count_follows_every_change_of_host_and_status(tmp_path) -> No
     assert await counts(repo, registry) == {"p0": 1, "p1": 1, "p2": 0}
 
     # a restart counts the tables it brings back
-    await close(repo, registry)
+    await close_registry(repo, registry)
     repo, registry = await open_registry(tmp_path)
     assert await counts(repo, registry) == {"p0": 1, "p1": 1, "p2": 0}
 
@@ -87,7 +70,7 @@ async def test_the_count_follows_every_change_of_host_and_status(tmp_path) -> No
     assert done == {"expired": 1, "closed": 1}
     assert await counts(repo, registry) == {"p0": 0, "p1": 0, "p2": 0}
     assert repo.hosted.counts == {} and repo.hosted.host_of == {}  # nothing left behind
-    await close(repo, registry)
+    await close_registry(repo, registry)
 
 
 @pytest.mark.asyncio

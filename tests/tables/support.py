@@ -1,5 +1,6 @@
 """What the table tests share: a repository in memory, a socket that records what it is
-sent, a clock moved by hand, and tables made and started in a line."""
+sent, a clock moved by hand, tables made and started in a line, and a registry over a real
+SQLite file."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
+from app.db.repository import Repository
+from app.db.session import make_engine, make_sessionmaker, migrate
 from app.games import ENGINES
 from app.tables import options as table_options
 from app.tables.actor import TableActor
@@ -16,6 +19,7 @@ from app.tables.connections import Connection
 from app.tables.core.commands import Join, Start
 from app.tables.core.state import TableState, new_table
 from app.tables.engine import adapt
+from app.tables.registry import Registry
 
 PLAYERS = "abcdefgh"
 
@@ -137,3 +141,20 @@ async def connect(actor: TableActor, player: str | None, name: str = "",
 
 def system_codes(repo: MemoryRepo) -> list[str]:
     return [line["code"] for line in repo.chat if line["kind"] == "system"]
+
+
+async def open_registry(tmp_path: Any) -> tuple[Repository, Registry]:
+    """A repository (identities cached) on a migrated SQLite file in ``tmp_path``, and a
+    registry over it, restored."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'registry.db'}"
+    await asyncio.to_thread(migrate, url)
+    repo = Repository(make_sessionmaker(make_engine(url)), cache_identities=True)
+    registry = Registry(repo)
+    await registry.restore()
+    return repo, registry
+
+
+async def close_registry(repo: Repository, registry: Registry) -> None:
+    await registry.shutdown()
+    await repo.close()
+    await repo.engine.dispose()
