@@ -112,7 +112,7 @@ def _local_tables(request: Request, registry: Registry, game: str | None,
     base = site_base(request)
     listed = []
     for actor in registry.public_tables():
-        now = actor._clock()  # the time the actor's own summary would be made at
+        now = actor.now()  # the time the actor's own summary would be made at
         entry = encoded(request, actor, base, now)
         summary = entry.summary
         if game and summary["game"] != game:

@@ -133,6 +133,11 @@ class TableActor:
     def bot_seats(self) -> set[int]:
         return set(bot_seats(self.table))
 
+    def now(self) -> float:
+        """The time on this table's clock: what its summary, state messages and timers use
+        (the lobby's list fills an away seat's ``away_for`` from it)."""
+        return self._clock()
+
     def summary(self) -> dict[str, Any]:
         if self._summary_now is not None:  # asked while a broadcast tells of this table
             return self._summary_now
