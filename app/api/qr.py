@@ -15,6 +15,7 @@ import segno
 from markupsafe import Markup
 
 QUIET_ZONE = 4
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
 def qr_svg(text: str, label: str = "") -> str:
@@ -23,10 +24,13 @@ def qr_svg(text: str, label: str = "") -> str:
     code = segno.make(text, error="m", micro=False)
     svg = code.svg_inline(scale=1, border=QUIET_ZONE, omitsize=True, svgclass="qr",
                           lineclass=None, dark="#000", light="#fff")
+    # the SVG namespace: an inline <svg> in a page does without it, but the same text served
+    # as an image (invite-qr.svg, the hand-off's data: URL) is an XML document of its own,
+    # and without it Chromium shows the image as broken
+    attributes = f'xmlns="{SVG_NS}" '
     if label:  # an accessible name: the page says what the code holds next to it, too
-        escaped = Markup.escape(label)
-        svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escaped}" ', 1)
-    return svg
+        attributes += f'role="img" aria-label="{Markup.escape(label)}" '
+    return svg.replace("<svg ", "<svg " + attributes, 1)
 
 
 def qr_markup(text: str, label: str = "") -> Markup:
