@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Table, insert
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, MissingGreenlet
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_only, greenlet_spawn
 
 from app import metrics
+from app.db.session import in_transaction
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -207,11 +208,36 @@ async def run_in_thread(engine: AsyncEngine, work: Callable[[sqlite3.Connection]
     back for all of it. ``work`` leaves no transaction open (see ``transaction``). A
     ``sqlite3`` error comes back as SQLAlchemy's (``IntegrityError``, ``OperationalError``
     ...), as the same statements through SQLAlchemy would raise it."""
-    # the pool's own connection, without an engine-level Connection around it, checked
-    # out, used and given back in one greenlet (SQLAlchemy's async pool runs in one: a
-    # greenlet each for the check-out and the return cost ~4 us more a write);
-    # app/db/session.py's reset then finds no transaction open and makes no trip
+    # the pool's own connection, without an engine-level Connection around it. When it is
+    # free and open (nearly always), checking it out and giving it back need no I/O, so no
+    # greenlet: each one a write costs a new Python data stack (an mmap, its page faults and
+    # an munmap) and two switches. Waiting for it (in use) or (re)connecting does need one:
+    # SQLAlchemy's pool says so by raising MissingGreenlet before it has changed anything
+    # (the await it would make is the first thing it does), and then it all runs in one.
     pool_connection = engine.sync_engine.raw_connection
+    try:
+        pooled = pool_connection()
+    except MissingGreenlet:
+        return await _run_in_greenlet(pool_connection, work)
+    try:
+        driver = pooled.driver_connection
+        return await driver._execute(work, driver._conn)  # type: ignore[union-attr]
+    except sqlite3.Error as exc:
+        raise DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+    finally:
+        if in_transaction(pooled.dbapi_connection):
+            # a transaction left open (a cancelled caller's work is still running): the
+            # pool's reset rolls it back (app/db/session.py), which is I/O, in a greenlet,
+            # as before; the connection is given to no one else meanwhile
+            await greenlet_spawn(pooled.close)
+        else:
+            pooled.close()
+
+
+async def _run_in_greenlet(pool_connection: Callable[[], Any],
+                           work: Callable[[sqlite3.Connection], Result]) -> Result:
+    """``run_in_thread`` when the pool must wait or connect: the pool's connection checked
+    out, used and given back in one greenlet."""
 
     def run() -> Result:
         pooled = pool_connection()

@@ -434,3 +434,129 @@ async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path, one_hop: 
     assert row is not None and row.version == 3
     assert [(s.seat, s.player_id) for s in row.seats] == [(0, "p0"), (2, "p1")]
     await done(repo)
+
+
+# ------------------------------------- SQLite: the hop without a greenlet, and when it needs one
+
+def count_greenlets(monkeypatch) -> list[int]:
+    """Every greenlet ``run_in_thread`` spawns, counted."""
+    from app.db import batching
+
+    spawned = [0]
+    real = batching.greenlet_spawn
+
+    async def counted(fn, *args, **kwargs):  # noqa: ANN001, ANN202
+        spawned[0] += 1
+        return await real(fn, *args, **kwargs)
+    monkeypatch.setattr(batching, "greenlet_spawn", counted)
+    return spawned
+
+
+def driver_of(repo: Repository) -> object:
+    """The aiosqlite connection the pool holds now (a new one after a reconnect)."""
+    record = next(iter(repo.engine.sync_engine.pool._pool._queue._queue))  # (free: in the queue)
+    return record.dbapi_connection.driver_connection
+
+
+async def test_a_write_on_the_free_connection_spawns_no_greenlet(tmp_path, monkeypatch) -> None:
+    repo = await repo_with_table(tmp_path, guest=True)
+    spawned = count_greenlets(monkeypatch)
+    await repo.create_player("p2", "Bea", "tok-2")
+    await repo.save_seats("t0", ["p0", "p1"], "p0", 2, epoch=0, chat=[joined_row(1)])
+    assert spawned[0] == 0
+    assert repo.engine.sync_engine.pool.checkedout() == 0
+    row = await repo.table("t0")
+    assert row is not None and [s.player_id for s in row.seats] == ["p0", "p1"]
+    assert (await repo.player_by_token("tok-2")).name == "Bea"
+    await done(repo)
+
+
+async def test_a_write_waits_in_a_greenlet_while_the_connection_is_held(tmp_path,
+                                                                         monkeypatch) -> None:
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    spawned = count_greenlets(monkeypatch)
+    async with repo.engine.connect() as conn:  # a session's reads hold the only connection
+        await conn.execute(text("SELECT 1"))
+        pending = asyncio.ensure_future(repo.create_player("p1", "Ana", "tok-1"))
+        await asyncio.sleep(0.1)
+        assert not pending.done()  # waiting for the connection, not beside it
+        assert spawned[0] == 1
+    assert (await pending).name == "Ana"
+    assert repo.engine.sync_engine.pool.checkedout() == 0
+    stored = await repo.players_by_id(["p0", "p1"])
+    assert sorted(stored) == ["p0", "p1"]
+    await done(repo)
+
+
+async def test_a_write_after_the_connection_was_invalidated_connects_again(tmp_path,
+                                                                          monkeypatch) -> None:
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    first = driver_of(repo)
+    async with repo.engine.connect() as conn:
+        await conn.invalidate()  # as after a disconnect: the pool must connect anew
+    spawned = count_greenlets(monkeypatch)
+    await repo.create_player("p1", "Ana", "tok-1")
+    assert spawned[0] == 1  # the connect needs I/O: in a greenlet
+    second = driver_of(repo)
+    assert second is not first
+    await repo.create_player("p2", "Bea", "tok-2")
+    assert spawned[0] == 1 and driver_of(repo) is second  # and then without one again
+    stored = await repo.players_by_id(["p0", "p1", "p2"])
+    assert sorted(stored) == ["p0", "p1", "p2"]
+    await done(repo)
+
+
+async def test_a_cancelled_write_gives_the_connection_back_whole(tmp_path) -> None:
+    import threading
+
+    from app.db.batching import run_in_thread, transaction
+
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+    driver = driver_of(repo)
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE players SET name = 'Slow' WHERE id = 'p0'")
+        inside.set()
+        release.wait(5)  # the caller is cancelled meanwhile, the transaction open
+
+    task = asyncio.ensure_future(run_in_thread(repo.engine, lambda db: transaction(db, slow)))
+    await asyncio.to_thread(inside.wait, 5)
+    task.cancel()
+    await asyncio.sleep(0.05)
+    assert not task.done()  # the open transaction is rolled back before it is given back
+    assert repo.engine.sync_engine.pool.checkedout() == 1
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert repo.engine.sync_engine.pool.checkedout() == 0
+    assert driver_of(repo) is driver  # the same connection, not invalidated by a failed reset
+    await repo.create_player("p1", "Ana", "tok-1")
+    stored = await repo.players_by_id(["p0", "p1"])
+    assert {k: p.name for k, p in stored.items()} == {"p0": "Slow", "p1": "Ana"}
+    await done(repo)
+
+
+async def test_a_refused_statement_is_sqlalchemys_error_on_both_paths(tmp_path) -> None:
+    from app.db.batching import run_in_thread
+
+    repo = await make_repo(tmp_path)
+    await repo.create_player("p0", "Host", "tok-0")
+
+    def twin(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO players (id, name, token_hash, created_at, bot) "
+                   "VALUES ('p0', 'Twin', 'h', '2026-01-01 00:00:00', 0)")
+
+    with pytest.raises(IntegrityError):  # the free connection
+        await run_in_thread(repo.engine, twin)
+    async with repo.engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))
+        held = asyncio.ensure_future(run_in_thread(repo.engine, twin))
+        await asyncio.sleep(0.05)
+    with pytest.raises(IntegrityError):  # the one it waited for
+        await held
+    assert repo.engine.sync_engine.pool.checkedout() == 0
+    await done(repo)
