@@ -1,0 +1,66 @@
+"""Words shown whole, in Chromium: the buttons under your Hanabi cards keep every letter on a
+phone ("Descartar" once showed as "Descar…" at 390 px and every narrower width) and the
+hand stays one row; the rules pages number their steps once (Block and Guess's round read
+"1. 1. Preparación")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.comfort import load_table, open_as
+from tests.support.browser import launch_chromium
+from tests.support.client import ApiClient
+
+pytestmark = pytest.mark.browser
+
+GAMES = ["hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra", "block-and-guess"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+def test_hanabi_hand_buttons_keep_their_words_on_phones(shared_server, browser) -> None:
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("hanabi", 2, {"first_seat": 0})  # five cards in each hand
+    bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
+    assert bot.status_code == 201, bot.text
+    assert ana.start(table["id"]).status_code == 200
+    for lang in ("es", "en"):
+        for width in (320, 360, 390):
+            context = open_as(browser, base, ana, {"width": width, "height": 740}, lang)
+            page = context.new_page()
+            load_table(page, base, table["id"])
+            found = page.evaluate("""() => {
+                const dock = document.querySelector('.hand-dock');
+                const buttons = [...dock.querySelectorAll('.card-actions button')];
+                const rows = new Set([...dock.querySelectorAll('.my-slot')]
+                  .map((s) => Math.round(s.getBoundingClientRect().top)));
+                return { buttons: buttons.length, rows: rows.size,
+                         cut: buttons.filter((b) => b.scrollWidth > b.clientWidth)
+                                     .map((b) => b.textContent) }; }""")
+            assert found["buttons"] == 10, found
+            assert found["cut"] == [], f"{lang} at {width} px: {found['cut']} lose letters"
+            assert found["rows"] == 1, f"{lang} at {width} px: the hand wraps"
+            context.close()
+
+
+def test_rules_steps_are_numbered_once(shared_server, browser) -> None:
+    base = shared_server.url
+    for lang in ("es", "en"):
+        context = browser.new_context()
+        context.add_cookies([{"name": "lang", "value": lang, "url": base}])
+        page = context.new_page()
+        for game in GAMES:
+            page.goto(f"{base}/rules/{game}")
+            # steps are an <ol>, numbered by the list: a number typed into an item shows twice
+            # there ("1. 1. Preparación") and as "• 1." in a bulleted list
+            items = page.locator("main li").all_inner_texts()
+            typed = [text[:30] for text in items if re.match(r"\s*\d+\.\s", text)]
+            assert typed == [], f"/rules/{game} ({lang}): steps numbered by hand: {typed}"
+        context.close()
