@@ -1,7 +1,8 @@
 """Words shown whole, in Chromium: the buttons under your Hanabi cards keep every letter on a
 phone ("Descartar" once showed as "Descar…" at 390 px and every narrower width) and the
 hand stays one row; the rules pages number their steps once (Block and Guess's round read
-"1. 1. Preparación")."""
+"1. 1. Preparación"); a long unbroken word in the chat (a pasted link) wraps, where it once
+made a phone's table page 4400 px wide."""
 
 from __future__ import annotations
 
@@ -64,3 +65,19 @@ def test_rules_steps_are_numbered_once(shared_server, browser) -> None:
             typed = [text[:30] for text in items if re.match(r"\s*\d+\.\s", text)]
             assert typed == [], f"/rules/{game} ({lang}): steps numbered by hand: {typed}"
         context.close()
+
+
+def test_a_long_word_in_the_chat_wraps_on_a_phone(shared_server, browser) -> None:
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("ikebana", 2)
+    page = open_as(browser, base, ana, {"width": 390, "height": 844}).new_page()
+    load_table(page, base, table["id"])
+    word = "https://example.com/" + "a" * 300
+    page.fill("#chat-input", word)
+    page.press("#chat-input", "Enter")
+    page.wait_for_function("(w) => document.getElementById('chat').textContent.includes(w)",
+                           arg=word)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide"
+    page.context.close()
