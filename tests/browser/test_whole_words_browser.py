@@ -2,15 +2,17 @@
 phone ("Descartar" once showed as "Descar…" at 390 px and every narrower width) and the
 hand stays one row; the rules pages number their steps once (Block and Guess's round read
 "1. 1. Preparación"); a long unbroken word in the chat (a pasted link) wraps, where it once
-made a phone's table page 4400 px wide."""
+made a phone's table page 4400 px wide; so does a name of 31 letters without a space (the
+limit is 32) in a heading, a verdict or Ikebana's final ranking."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from tests.browser.comfort import load_table, open_as
+from tests.browser.comfort import finish, load_table, open_as, run
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
@@ -80,4 +82,24 @@ def test_a_long_word_in_the_chat_wraps_on_a_phone(shared_server, browser) -> Non
                            arg=word)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide"
+    page.context.close()
+
+
+def test_a_long_name_breaks_rather_than_widen_a_phone_page(shared_server, browser) -> None:
+    base = shared_server.url
+    long_name = "Wolfeschlegelsteinhausenbergerd"
+    players = [ApiClient(base, long_name), ApiClient(base, "Beto")]
+    table = players[0].create_table("ikebana", 2)
+    invite = table["invite_url"].rsplit("/", 1)[1]
+    assert players[1].join(table["id"], invite=invite, seat=1).status_code == 200
+    assert players[0].start(table["id"]).status_code == 200
+    run(finish(shared_server.ws_url, players, table["id"], random.Random(3)))
+    page = open_as(browser, base, players[0], {"width": 390, "height": 844}).new_page()
+    load_table(page, base, table["id"])
+    assert page.locator(".ik-ranking").count() == 1
+    for path in (f"/tables/{table['id']}", f"/players/{players[0].id}"):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{path} is {width} px wide"
     page.context.close()
