@@ -335,7 +335,10 @@ function render() {
   else $("game").replaceChildren();
   renderLog();
   if (focusKey !== undefined || inGame) {
-    const again = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    // a control drawn again but disabled (Block and Guess's ✕ once its block is off the
+    // board) cannot take the focus: it would fall to the page's body
+    const same = focusKey !== undefined && document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    const again = same && !same.matches(":disabled") ? same : null;
     // the control is gone (its move was made): your hand (not one of its buttons: a key
     // held down must not make a second move), else the board; Tab goes on from there
     // (unless the renderer already put it somewhere on the board)

@@ -102,7 +102,9 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
         assert pages[0].locator(".ab-card.selected").count() == 2
         hand(pages[0]).nth(2).click()  # a third card: exchanging three is not offered
         assert keep.is_disabled()
+        assert "2 cartas como mucho" in pages[0].locator("#ab-hint").inner_text()  # and why
         hand(pages[0]).nth(2).click()
+        assert pages[0].locator("#ab-hint").count() == 0
         assert "2" in keep.inner_text()
         click(pages[0], keep, pages)
         assert hand(pages[0]).count() == 10
@@ -115,6 +117,14 @@ def test_a_trick_is_played_through_the_page(shared_server) -> None:
 
         # the trick: seat 0 leads its first card by keyboard
         assert to_act(pages) == 0
+        # the whole hand chosen is no combination: Play is greyed out and the page says why
+        for i in range(10):
+            hand(pages[0]).nth(i).click()
+        assert pages[0].locator("#game button[data-focus-key=play]").is_disabled()
+        assert "no forman una combinación" in pages[0].locator("#ab-hint").inner_text()
+        for i in range(10):
+            hand(pages[0]).nth(i).click()
+        assert pages[0].locator("#ab-hint").count() == 0
         hand(pages[0]).nth(0).focus()
         pages[0].keyboard.press("Enter")
         play = pages[0].locator("#game button[data-focus-key=play]")

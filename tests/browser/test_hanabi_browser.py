@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 
+from app.api.deps import TEST_SEED_HEADER
+from tests.browser.comfort import act, connect, load_table, open_as, run, settle
 from tests.support.browser import launch_chromium, sit_two_players
+from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
@@ -87,3 +91,39 @@ def test_lobby_fits_a_phone(shared_server) -> None:
         page.wait_for_selector("#create-table")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
+
+
+def test_a_finished_game_asks_nobody_to_keep_a_last_copy(shared_server) -> None:
+    """Two players discard whenever they may (else clue) until the deck runs out: cards whose
+    last copy is left were discarded, and the discard pile still marks them, but "don't
+    discard it!" is over with the game."""
+    base = shared_server.url
+    players = [ApiClient(base, "Ana"), ApiClient(base, "Beto")]
+    r = httpx.post(f"{base}/api/tables", timeout=10,
+                   headers={**players[0].headers, TEST_SEED_HEADER: "5"},
+                   json={"game": "hanabi", "seats": 2, "options": {"first_seat": 0}})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    assert players[1].join(table["id"], invite=table["invite_url"].rsplit("/", 1)[1],
+                           seat=1).status_code == 200
+    assert players[0].start(table["id"]).status_code == 200
+
+    async def discard_out() -> None:
+        clients = await connect(shared_server.ws_url, players, table["id"])
+        try:
+            while (await settle(clients))["table"]["status"] != "finished":
+                mover = next(c for c in clients if c.state["seat"] in c.state["to_act"])
+                legal = mover.state["legal_actions"]
+                await act(mover, next((a for a in legal if a["type"] == "discard"),
+                                      next(a for a in legal if a["type"] == "clue")))
+        finally:
+            for c in clients:
+                await c.close()
+
+    run(discard_out())
+    with launch_chromium() as browser:
+        page = open_as(browser, base, players[0], {"width": 390, "height": 844}).new_page()
+        load_table(page, base, table["id"])
+        assert page.locator(".final").count() == 1
+        assert page.locator(".discards .last-copy").count() > 0
+        assert page.locator(".last-copy-warning").count() == 0

@@ -107,6 +107,19 @@ function actionButtons(ctx, message) {
   return out;
 }
 
+// Why the chosen cards make no move (the button stays greyed out): the catalogue key, or null
+function selectionHint(message) {
+  const view = message.view;
+  const count = local.selected.size;
+  if (!count) return null;
+  if (view.phase === "exchange") return count > 2 ? "alebrijes.hint.two_at_most" : null;
+  if (view.phase !== "trick") return null;
+  const shaped = selectedPlays(view);
+  if (shaped.some((a) => listed(message, a))) return null;
+  if (!shaped.length) return "alebrijes.hint.not_combination";
+  return view.best !== null ? "alebrijes.hint.not_enough" : null;
+}
+
 function suggestions(ctx, message) {
   const { el, t } = ctx;
   const plays = message.legal_actions.filter((a) => a.type === "play");
@@ -143,10 +156,12 @@ function dock(ctx, message) {
       }, face(ctx, card)));
     }));
   const buttons = mine ? actionButtons(ctx, message) : [];
+  const hint = mine ? selectionHint(message) : null;
   return handDock(ctx, { label: t("alebrijes.dock") },
     el("p", { class: `ab-prompt${mine ? " mine" : ""}`, id: "ab-prompt" }, prompt(ctx, message)),
     hand,
     buttons.length ? el("div", { class: "actions ab-actions", role: "group" }, buttons) : null,
+    hint ? el("p", { class: "ab-hint", id: "ab-hint" }, t(hint)) : null,
     mine && view.phase === "trick" ? suggestions(ctx, message) : null);
 }
 

@@ -204,9 +204,10 @@ function fireworks(ctx, view) {
 function discards(ctx, view) {
   const { el, t } = ctx;
   const byColor = view.colors.map((color) => [color, view.discard.filter((c) => c.color === color).sort((a, b) => a.rank - b.rank)]);
-  // cards whose only copy left is somewhere in the deck or a hand, and still needed
+  // cards whose only copy left is somewhere in the deck or a hand, and still needed (once
+  // the game is over nobody can discard them any more: no warning)
   const warnings = [];
-  for (const color of view.colors) {
+  if (!view.over) for (const color of view.colors) {
     for (let rank = 1; rank <= 5; rank++) {
       const discarded = view.discard.some((c) => c.color === color && c.rank === rank);
       if (discarded && isLastCopy(view, color, rank)) warnings.push(cardLabel(ctx, color, rank));
