@@ -1,7 +1,8 @@
 """The QR codes shown as images draw in Chromium: the invite's on a waiting table's page
 (/tables/<id>/invite-qr.svg) and "continue on another device" (a data: URL). Both showed
-only their alt text: app/api/qr.py's SVG has no xmlns, which an inline <svg> does without
-but an SVG image document cannot (the table screen inlines it and draws)."""
+only their alt text: app/api/qr.py's SVG had no xmlns, which an inline <svg> does without
+but an SVG image document cannot (the table screen inlines it and draws); qr_svg now gives
+every code the SVG namespace."""
 
 from __future__ import annotations
 
@@ -27,8 +28,6 @@ def drawn(page, selector: str) -> int:
     return page.evaluate(f"() => document.querySelector('{selector}').naturalWidth")
 
 
-@pytest.mark.xfail(strict=True, reason="app/api/qr.py (another helper's area): qr_svg() has no "
-                   "xmlns='http://www.w3.org/2000/svg'; remove this mark with that fix")
 def test_invite_and_handoff_qr_codes_draw(shared_server, browser) -> None:
     base = shared_server.url
     ana = ApiClient(base, "Ana")
