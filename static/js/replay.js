@@ -209,15 +209,21 @@ function renderResult() {
   $("replay-result").textContent = text;
 }
 
+// the replay as ``point`` sees it, at the step the page is on when it arrives (a step chosen
+// while it loads is kept); an answer for a point chosen before the last one is dropped
+let loads = 0;
 async function load() {
-  const keep = step;
+  const asked = ++loads;
+  let data;
   try {
-    replay = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}`);
-  } catch (error) { showError(error); return; }
+    data = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}`);
+  } catch (error) { if (asked === loads) showError(error); return; }
+  if (asked !== loads) return;
+  replay = data;
   renderActions();
   renderChat();
   renderResult();
-  await go(keep);
+  await go(step);
 }
 
 try { renderer = await import(`./games/${game}.js`); }

@@ -215,6 +215,50 @@ def test_the_replay_page_steps_through_a_finished_game(shared_server, game: str)
             page.context.close()
 
 
+def test_a_step_chosen_while_another_point_of_view_loads_is_kept(shared_server) -> None:
+    """Choosing a seat's point of view reloads the replay; a step chosen while it loads (End,
+    here) is where the page stays, and an answer for a point of view chosen before the last
+    one never replaces the newer one's. The new replay's answers are held back by the test
+    until the step has been chosen (under load the suite met this by chance)."""
+    base = shared_server.url
+    table = _finished(base, shared_server.ws_url, "hanabi")
+    held: list = []
+    with launch_chromium() as browser:
+        page = as_player(browser, base, None)
+        page.route("**/replay?seat=0", lambda route: held.append(route))
+        page.route("**/replay?seat=all", lambda route: held.append(route))
+        page.goto(f"{base}/matches/{table['id']}?step=3")
+        page.wait_for_selector("#replay-step:has-text('Step 3 of')")
+        total = int(page.locator("#replay-slider").get_attribute("max"))
+        page.select_option("#replay-seat", "0")
+        page.select_option("#replay-seat", "all")
+        while len(held) < 2:  # both requests made and held
+            page.wait_for_timeout(20)
+        page.locator("#replay-next").focus()
+        page.keyboard.press("End")
+        page.wait_for_selector(f"#replay-step:has-text('Step {total} of')")
+        newest, older = held[1], held[0]
+        with page.expect_response("**/replay?seat=all"):
+            newest.continue_()
+        page.wait_for_timeout(300)  # the page renders the answer (and its step's view)
+        assert page.locator("#replay-step").inner_text().startswith(f"Step {total} of")
+        # the seat-0 answer arrives last, for a choice already replaced; it is cut to its first
+        # four steps here, so that the list of actions shows whether it was taken
+        answer = older.fetch()
+        body = answer.json()
+        body["steps"] = body["steps"][:4]
+        with page.expect_response("**/replay?seat=0"):
+            older.fulfill(response=answer, json=body)
+        page.wait_for_timeout(300)
+        assert page.locator("#replay-step").inner_text().startswith(f"Step {total} of")
+        assert page.locator("#replay-seat").input_value() == "all"
+        # the list of actions is the last choice's: the deal and every step, not four
+        shown = page.locator("#replay-actions button").all_inner_texts()
+        assert len(shown) == total + 1
+        assert page.problems == []  # type: ignore[attr-defined]
+        page.context.close()
+
+
 def test_the_chat_comes_back_after_a_restart_once(shared_server) -> None:
     base = shared_server.url
     players, table = started_table(base, "hanabi", 2)
