@@ -1,7 +1,7 @@
 """The group writer alone: CPU per action of a paced server's commits (one action at a time).
 
     python -m bench.writer [--actions 2000] [--tables 30] [--no-fsync] [--gap-ms 0]
-                           [--at-once 1]
+                           [--at-once 1] [--sqlite]
 
 A throwaway PostgreSQL (fsync on, as bench.scale runs it), the app's ``Repository``; every
 action is appended and awaited before the next, as actions arriving one by one at a quiet
@@ -9,7 +9,10 @@ server are: each is a commit of its own. Printed: this process's CPU per action 
 system, ``time.process_time``) and wall time per action. ``--gap-ms`` sleeps between actions
 (the server's process then sleeps between them too, as a paced one does). The first 10 % are
 a warm-up, not measured. ``--at-once N``: N tables' actions appended together each round
-(a busy server's batches: N actions a commit, or fewer). Run it with ``PYTHONPATH`` set to
+(a busy server's batches: N actions a commit, or fewer). ``--sqlite``: the default
+deployment's database instead, a SQLite file in a temporary directory (as ``python -m app
+serve`` opens it: WAL, ``synchronous=FULL``; ``--no-fsync`` does not apply). The CPU
+printed is the whole process's, aiosqlite's thread included. Run it with ``PYTHONPATH`` set to
 another checkout to compare.
 """
 
@@ -74,7 +77,18 @@ def main() -> None:
     parser.add_argument("--gap-ms", type=float, default=0.0)
     parser.add_argument("--at-once", type=int, default=1)
     parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--sqlite", action="store_true")
     args = parser.parse_args()
+    if args.sqlite:
+        import tempfile
+
+        import uvloop
+
+        with tempfile.TemporaryDirectory() as tmp:
+            url = f"sqlite+aiosqlite:///{tmp}/writer.db"
+            cpu, wall, commits = uvloop.run(drive(url, args))
+        report(args, cpu, wall, commits, "SQLite (synchronous=FULL)")
+        return
     postgres = PostgresCluster.find()
     if postgres is None:
         raise SystemExit("PostgreSQL is not installed here")
@@ -86,10 +100,15 @@ def main() -> None:
         cpu, wall, commits = uvloop.run(drive(url, args))
     finally:
         postgres.stop()
+    report(args, cpu, wall, commits, f"PostgreSQL fsync {'off' if args.no_fsync else 'on'}")
+
+
+def report(args: argparse.Namespace, cpu: float, wall: float, commits: int, where: str
+           ) -> None:
     gap = args.gap_ms * 1000
     how = "one at a time" if args.at_once == 1 else f"{args.at_once} at once"
     print(f"{args.actions} actions {how} ({commits} commits in all), "
-          f"PostgreSQL fsync {'off' if args.no_fsync else 'on'}: CPU {cpu * 1e6:.1f}"
+          f"{where}: CPU {cpu * 1e6:.1f}"
           f" us/action, wall {wall * 1e6 - gap:.0f} us/action"
           + (f" besides the {args.gap_ms:g} ms gap" if gap else ""))
 

@@ -11,12 +11,20 @@ bad write (a stale owner's, say) fails only its own actor. The log refuses a wri
 sequence number is already taken, does not follow the table's version, or comes from an
 owner whose epoch is not the table's (another process has taken the table over since): that
 is the fence against two owners of one table.
+
+On PostgreSQL a batch is one statement through asyncpg (``_commit_pg``). On SQLite (the
+default deployment) it is the same Core statements as elsewhere (``_commit_core``), run on
+the raw ``sqlite3`` connection as one function in aiosqlite's thread (``_commit_raw``): the
+inserts, the fence and the commit in one hop there and back, without a greenlet when the
+pool's connection is free (app/db/batching.py ``run_in_thread``), instead of SQLAlchemy's
+several hops per statement.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,7 +34,14 @@ from sqlalchemy import and_, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.batching import BatchWriter
+from app.db.batching import (
+    BatchWriter,
+    RawInsert,
+    RawStatement,
+    one_hop,
+    run_in_thread,
+    transaction,
+)
 from app.db.models import ActionRecord, GameTable
 
 try:  # PostgreSQL's driver; absent where only SQLite is used
@@ -116,6 +131,54 @@ class StaleOwner(Exception):
     now, and this one may no longer write it."""
 
 
+_FENCE_REFUSED = "a table's version or owner epoch is not the one this write follows"
+
+
+class RawActions:
+    """The writer's statements compiled for SQLite (app/db/batching.py): a batch then runs
+    as one function of the raw ``sqlite3`` connection, in one hop to the database's thread,
+    storing exactly what ``_commit_core``'s SQLAlchemy statements store."""
+
+    def __init__(self, dialect: Any) -> None:
+        self.insert = RawInsert(ACTIONS, dialect)
+        self.advance = RawStatement(_ADVANCE, dialect)
+        self.finish = RawStatement(_FINISH, dialect)
+        # _FINISH's literal status is a parameter of its own in the compiled statement
+        self.finished = _FINISH.compile(dialect=dialect).binds["status"].value
+
+    def rows(self, batch: list[PendingAction]) -> list[tuple[Any, ...]]:
+        params = self.insert.params
+        return [params({"table_id": i.table_id, "seq": i.seq, "seat": i.seat,
+                        "action": i.action, "source": i.source, "created_at": i.at})
+                for i in batch]
+
+    def fences(self, batch: list[PendingAction]
+               ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], int]:
+        """The advance and finish parameters (one per table: the newest version it reached
+        in the batch, from the version its oldest action follows) and how many tables."""
+        newest: dict[str, PendingAction] = {}
+        oldest: dict[str, int] = {}
+        for item in batch:
+            tid = item.table_id
+            seen = newest.get(tid)
+            if seen is None or item.seq > seen.seq:
+                newest[tid] = item
+            if seen is None or item.seq < oldest[tid]:
+                oldest[tid] = item.seq
+        advance, finish = [], []
+        for tid, item in newest.items():
+            if item.outcome is None:
+                advance.append(self.advance.params(
+                    {"b_id": tid, "b_version": item.seq, "b_prev": oldest[tid] - 1,
+                     "b_epoch": item.epoch}))
+            else:
+                finish.append(self.finish.params(
+                    {"status": self.finished, "b_id": tid, "b_version": item.seq,
+                     "b_prev": oldest[tid] - 1, "b_epoch": item.epoch,
+                     "b_outcome": item.outcome, "b_at": item.at}))
+        return advance, finish, len(newest)
+
+
 @dataclass
 class PendingAction:
     table_id: str
@@ -140,6 +203,8 @@ class GroupWriter(BatchWriter[PendingAction]):
         self.actions = 0
         self._postgres = engine.dialect.name == "postgresql" and asyncpg is not None and \
             engine.dialect.driver == "asyncpg"
+        # SQLite: the statements a batch runs in one hop to the database's thread
+        self.raw = RawActions(engine.dialect) if one_hop(engine) else None
         # PostgreSQL: the pool connection this writer holds (and its asyncpg connection)
         self._held: AsyncConnection | None = None
         self._driver: Any = None
@@ -178,6 +243,8 @@ class GroupWriter(BatchWriter[PendingAction]):
     async def _commit(self, batch: list[PendingAction]) -> None:
         if self._postgres:
             await self._commit_pg(batch)
+        elif self.raw is not None:
+            await self._commit_raw(batch)
         else:
             await self._commit_core(batch)
         self.batches += 1
@@ -244,6 +311,34 @@ class GroupWriter(BatchWriter[PendingAction]):
             if self._driver is not None and not self._driver.is_closed():
                 self._driver.terminate()
             raise
+
+    async def _commit_raw(self, batch: list[PendingAction]) -> None:
+        """SQLite: ``_commit_core``'s statements on the raw connection, the inserts, the
+        fence and the commit in one hop to the database's thread (app/db/batching.py
+        ``run_in_thread``: no greenlet when the connection is free). A taken sequence number
+        is SQLAlchemy's ``IntegrityError``, a refused fence ``StaleOwner``, as there; either
+        rolls the whole batch back."""
+        raw = self.raw
+        assert raw is not None
+        rows = raw.rows(batch)
+        advance, finish, tables = raw.fences(batch)
+        insert_sql, advance_sql, finish_sql = raw.insert.sql, raw.advance.sql, raw.finish.sql
+
+        def work(db: sqlite3.Connection) -> None:
+            if len(rows) == 1:
+                db.execute(insert_sql, rows[0])
+            else:
+                db.executemany(insert_sql, rows)
+            changed = 0
+            for sql, params in ((advance_sql, advance), (finish_sql, finish)):
+                if len(params) == 1:
+                    changed += db.execute(sql, params[0]).rowcount
+                elif params:
+                    changed += db.executemany(sql, params).rowcount
+            if changed != tables:
+                raise StaleOwner(_FENCE_REFUSED)
+
+        await run_in_thread(self.engine, lambda db: transaction(db, work))
 
     async def _commit_core(self, batch: list[PendingAction]) -> None:
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
