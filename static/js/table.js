@@ -193,6 +193,9 @@ function renderSeats() {
     el("ul", { class: "seat-list" }, rows),
     life.watchersLine(),
     locked && waiting ? el("p", { class: "notice", id: "private-note" }, t("table.private_no_invite")) : null,
+    // came by the invite after the start: watching, not seated (said on the name form too)
+    invite && mySeat === null && table.status === "playing"
+      ? el("p", { class: "notice", id: "invite-watching" }, t("table.invite_watching")) : null,
     controls.length ? el("div", { class: "row" }, controls) : null,
     link && table.status === "waiting" ? el("div", { class: "invite" },
       el("label", { for: "invite-url" }, t("table.invite")),
@@ -222,7 +225,7 @@ function renderBanner() {
     const isHost = table.host.id === me;
     if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
     else if (last.seat !== null) text = t(full ? "table.waiting_host" : "table.waiting_players", { host: table.host.name });
-    else text = t("table.not_seated");
+    else text = t(table.seats.some((s) => !s.player) ? "table.not_seated" : "table.full_watching");
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
