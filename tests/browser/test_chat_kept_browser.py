@@ -22,7 +22,8 @@ def browser():
 
 def said(page, text: str) -> None:
     page.wait_for_function(
-        "(w) => [...document.querySelectorAll('#chat li')].some((li) => li.textContent.endsWith(w))",
+        "(w) => [...document.querySelectorAll('#chat li')]"
+        ".some((li) => li.textContent.endsWith(w))",
         arg=text)
 
 
@@ -39,7 +40,8 @@ def test_a_refused_chat_line_stays_in_the_box(shared_server, browser, lang: str)
         page.fill("#chat-input", text)
         page.press("#chat-input", "Enter")
         page.wait_for_function(
-            """(w) => [...document.querySelectorAll('#chat li')].some((li) => li.textContent.endsWith(w))
+            """(w) => [...document.querySelectorAll('#chat li')]
+                        .some((li) => li.textContent.endsWith(w))
                       || document.getElementById('error').textContent !== ''""", arg=text)
         if page.locator("#error").inner_text():
             refused = text
