@@ -18,6 +18,7 @@ from app.api.deps import (
     RepoDep,
     create_player,
     sign,
+    watch_key,
     watch_key_ok,
 )
 from app.api.limits import RateLimited, get_limits
@@ -121,8 +122,34 @@ def table_view(request: Request, player: Any, actor: TableActor,
     # there: the page says so (the table itself refuses to show them anything)
     locked = actor.table.private and invite is None and watch is None and (
         player is None or actor.seat_of(player.id) is None)
-    return render(request, "table.html", player, table=actor.summary(), invite=invite, game=game,
-                  locked=locked, watch=watch)
+    table = actor.summary()
+    arrival = invite_arrival(table, player, invite)
+    # one who came by the invite too late to sit may watch without a name, as the lobby's
+    # "watch" button does (the invite link already lets them watch)
+    watch_link = (f"/watch/{actor.table.id}/{watch_key(actor.table.id, actor.table.invite_token)}"
+                  if arrival and player is None else None)
+    return render(request, "table.html", player, table=table, invite=invite, game=game,
+                  locked=locked, watch=watch, arrival=arrival, watch_link=watch_link)
+
+
+def invite_arrival(table: dict[str, Any], player: Any, invite: str | None) -> str | None:
+    """What an invite link's visitor who has no seat there finds, said before they give a
+    name: ``started`` (the game is under way, they can watch), ``full`` (every seat taken
+    before the start), ``finished``; None when there is a free seat to take (they are seated
+    at once, the usual way) or they have a seat already."""
+    if invite is None:
+        return None
+    if player is not None and any(s["player"] is not None and s["player"]["id"] == player.id
+                                  for s in table["seats"]):
+        return None
+    status = table["status"]
+    if status == "playing":
+        return "started"
+    if status == "finished":
+        return "finished"
+    if status == "waiting" and all(s["player"] is not None for s in table["seats"]):
+        return "full"
+    return None
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -29,6 +29,11 @@ let wasMyTurn = false;
 let confirmingDelete = false;
 let autoJoined = false; // an invite link seats its visitor once, at once
 let switching = false; // the hot seat is connecting again for another seat
+// The chat line sent, which stays in the box until the server takes it (its line comes back):
+// a line refused (too fast, chat closed) is still there to send again. {text, at}; at is -Infinity
+// once refused (the box may send it again at once).
+let chatSent = null;
+const CHAT_REFUSALS = new Set(["chat_rate", "chat_closed", "spectator_chat_closed", "forbidden", "bad_message", "rate_limited"]);
 const baseTitle = document.title;
 // Other seats' choices never make ours stale unless they change what we may do (the server
 // judges versions per seat); in simultaneous games an action refused as stale all the same
@@ -193,6 +198,9 @@ function renderSeats() {
     el("ul", { class: "seat-list" }, rows),
     life.watchersLine(),
     locked && waiting ? el("p", { class: "notice", id: "private-note" }, t("table.private_no_invite")) : null,
+    // came by the invite after the start: watching, not seated (said on the name form too)
+    invite && mySeat === null && table.status === "playing"
+      ? el("p", { class: "notice", id: "invite-watching" }, t("table.invite_watching")) : null,
     controls.length ? el("div", { class: "row" }, controls) : null,
     link && table.status === "waiting" ? el("div", { class: "invite" },
       el("label", { for: "invite-url" }, t("table.invite")),
@@ -222,7 +230,7 @@ function renderBanner() {
     const isHost = table.host.id === me;
     if (isHost) text = full ? t("table.ready_to_start") : t("table.need_players");
     else if (last.seat !== null) text = t(full ? "table.waiting_host" : "table.waiting_players", { host: table.host.name });
-    else text = t("table.not_seated");
+    else text = t(table.seats.some((s) => !s.player) ? "table.not_seated" : "table.full_watching");
   } else if (table.status === "playing") {
     if (last.seat === null) text = t("table.spectating");
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
@@ -425,12 +433,14 @@ function onMessage(message) {
       socket.send({ type: "action", action: pending.action, version: last.version });
       return;
     }
+    if (chatSent && CHAT_REFUSALS.has(message.code)) chatSent.at = -Infinity; // kept in the box
     pending = null;
     sent = null;
     // a stale move comes with a fresh view: the new state says enough, no alarm needed
     if (message.code === "stale_version") return;
     showError(errorText(message));
   } else if (message.type === "chat") {
+    chatTaken(message);
     const list = $("chat");
     const line = life.chatLine(message); // null for a line already shown (a reconnect replays them)
     if (line) list.append(line);
@@ -458,10 +468,21 @@ function onStatus(connected) {
   pill.classList.toggle("ok", connected);
 }
 
+// our own line came back: the server took it, the box is emptied (unless it holds new words)
+function chatTaken(message) {
+  if (!chatSent || message.kind === "system" || message.text !== chatSent.text || !last) return;
+  if (message.kind === "player" ? message.seat !== last.seat : last.seat !== null) return;
+  if ($("chat-input").value.trim() === chatSent.text) $("chat-input").value = "";
+  chatSent = null;
+}
+
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-input").value.trim();
-  if (text && socket.send({ type: "chat", text })) $("chat-input").value = "";
+  if (!text) return;
+  // a second Enter before the server answers sends the line once
+  if (chatSent && chatSent.text === text && performance.now() - chatSent.at < 5000) return;
+  if (socket.send({ type: "chat", text })) chatSent = { text, at: performance.now() };
 });
 
 $("sound-toggle").addEventListener("click", () => {
