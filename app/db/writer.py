@@ -156,15 +156,7 @@ class RawActions:
                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], int]:
         """The advance and finish parameters (one per table: the newest version it reached
         in the batch, from the version its oldest action follows) and how many tables."""
-        newest: dict[str, PendingAction] = {}
-        oldest: dict[str, int] = {}
-        for item in batch:
-            tid = item.table_id
-            seen = newest.get(tid)
-            if seen is None or item.seq > seen.seq:
-                newest[tid] = item
-            if seen is None or item.seq < oldest[tid]:
-                oldest[tid] = item.seq
+        newest, oldest = _spans(batch)
         advance, finish = [], []
         for tid, item in newest.items():
             if item.outcome is None:
@@ -271,15 +263,7 @@ class GroupWriter(BatchWriter[PendingAction]):
                 one.outcome is not None, None if one.outcome is None else _json(one.outcome),
                 one.at, one.seat, _json(one.action), one.source)
             return
-        newest: dict[str, PendingAction] = {}
-        oldest: dict[str, int] = {}
-        for item in batch:
-            tid = item.table_id
-            seen = newest.get(tid)
-            if seen is None or item.seq > seen.seq:
-                newest[tid] = item
-            if seen is None or item.seq < oldest[tid]:
-                oldest[tid] = item.seq
+        newest, oldest = _spans(batch)
         tables = list(newest.values())
         await self._fetch_pg(
             _PG_APPEND,
@@ -344,13 +328,7 @@ class GroupWriter(BatchWriter[PendingAction]):
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
                  "source": i.source, "created_at": i.at} for i in batch]
         # one update per table: the newest version it reached in this batch
-        newest: dict[str, PendingAction] = {}
-        for item in batch:
-            if item.table_id not in newest or item.seq > newest[item.table_id].seq:
-                newest[item.table_id] = item
-        oldest: dict[str, int] = {}
-        for item in batch:
-            oldest[item.table_id] = min(item.seq, oldest.get(item.table_id, item.seq))
+        newest, oldest = _spans(batch)
         advance = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1,
                     "b_epoch": i.epoch}
                    for i in newest.values() if i.outcome is None]
@@ -392,3 +370,18 @@ class GroupWriter(BatchWriter[PendingAction]):
                                                "follows a log another owner has moved on"))
         else:
             item.done.set_exception(RuntimeError(f"action {item.seq} was not stored"))
+
+
+def _spans(batch: list[PendingAction]) -> tuple[dict[str, PendingAction], dict[str, int]]:
+    """Each table of a batch (in the order it first appears): its newest action, and the
+    sequence number of its oldest (the table's version before the batch is that one less)."""
+    newest: dict[str, PendingAction] = {}
+    oldest: dict[str, int] = {}
+    for item in batch:
+        tid = item.table_id
+        seen = newest.get(tid)
+        if seen is None or item.seq > seen.seq:
+            newest[tid] = item
+        if seen is None or item.seq < oldest[tid]:
+            oldest[tid] = item.seq
+    return newest, oldest
