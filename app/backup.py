@@ -155,8 +155,10 @@ def _sqlite_restore(url: URL, settings: Settings, path: Path, force: bool) -> Su
 
 def _pg_tool(name: str) -> str:
     """Debian's wrapper on PATH, else the newest installed version's own binary."""
-    found = shutil.which(name) or (sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-                                   or [None])[-1]
+    found = shutil.which(name)
+    if found is None:
+        versions = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+        found = versions[-1] if versions else None
     if found is None:
         raise BackupError(f"{name} is not installed (Debian: apt-get install postgresql-client)")
     return found
@@ -247,7 +249,8 @@ def backup(path: Path, settings: Settings | None = None) -> Summary | None:
     if url.get_backend_name() == "sqlite":
         return _sqlite_backup(url, settings, path)
     if url.get_backend_name() == "postgresql":
-        return _pg_backup(url, path)
+        _pg_backup(url, path)
+        return None
     raise BackupError(f"no backup for {url.get_backend_name()} databases")
 
 

@@ -124,10 +124,12 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
     generate_openapi = app.openapi
 
     def openapi() -> dict:
-        if app.openapi_schema is None:
-            complete_error_responses(generate_openapi())
-            replays.add_components(app.openapi_schema)
-        return app.openapi_schema
+        schema = app.openapi_schema
+        if schema is None:
+            schema = generate_openapi()  # (which keeps it as app.openapi_schema)
+            complete_error_responses(schema)
+            replays.add_components(schema)
+        return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
 

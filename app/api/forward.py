@@ -117,7 +117,7 @@ class ForwardMiddleware:
             return
         registry = getattr(scope["app"].state, "registry", None)
         cluster: Cluster | None = getattr(registry, "cluster", None)
-        if cluster is None:
+        if cluster is None or registry is None:  # (no registry: no cluster either)
             await self.app(scope, receive, send)
             return
         if scope["type"] == "http" and scope["path"].startswith("/_cluster/"):

@@ -74,7 +74,8 @@ async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> Repla
         id=row.id, game=row.game, seats=row.seat_count, viewpoint=seat,
         players=[{"seat": s.seat, "id": s.player.id, "name": s.player.name}
                  for s in row.seats],
-        outcome=row.outcome, steps=records.steps(actions, replayed, point),
+        # (pydantic makes each step's dict a ReplayStep)
+        outcome=row.outcome, steps=records.steps(actions, replayed, point),  # type: ignore[arg-type]
         chat=[{"id": c.seq, "kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
                "code": c.code, "params": c.params, "at": c.created_at.isoformat()}
               for c in chat])

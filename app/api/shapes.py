@@ -62,7 +62,7 @@ def summary_out(request: Request, summary: dict[str, Any], invite_token: str,
 
 
 def _links(request: Request, summary: dict[str, Any], invite_token: str,
-           viewer_id: str | None, base: str | None = None) -> dict[str, str | None]:
+           viewer_id: str | None, base: str | None = None) -> dict[str, Any]:
     """``base``: ``site_base(request)`` when the caller has it already (a list of tables)."""
     seated = viewer_id is not None and any(
         s["player"] is not None and s["player"]["id"] == viewer_id for s in summary["seats"])

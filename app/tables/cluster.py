@@ -275,17 +275,18 @@ class Cluster:
         return self._clock()
 
     async def owner(self, table_id: str) -> str | None:
-        return await self.redis.get(owner_key(table_id))  # type: ignore[no-any-return]
+        # (decode_responses=True: redis answers str, which its stubs cannot know)
+        return await self.redis.get(owner_key(table_id))  # type: ignore[return-value]
 
     async def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
         ids = list(table_ids)
         if not ids:
             return {}
         values = await self.redis.mget([owner_key(t) for t in ids])
-        return dict(zip(ids, values, strict=True))
+        return dict(zip(ids, values, strict=True))  # type: ignore[arg-type]
 
     async def node_url(self, node_id: str) -> str | None:
-        return await self.redis.get(node_key(node_id))  # type: ignore[no-any-return]
+        return await self.redis.get(node_key(node_id))  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ lobby summaries
 

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -156,7 +156,8 @@ def direct_sender(send: Any) -> Callable[[bytes], bool] | None:
     except ImportError:  # pragma: no cover - uvicorn without the sansio implementation
         return None
     protocol = None
-    stack, seen = [send], set()
+    stack: list[Any] = [send]
+    seen: set[int] = set()
     while stack and len(seen) < 64:
         fn = stack.pop()
         if id(fn) in seen:
@@ -209,7 +210,7 @@ def direct_sender(send: Any) -> Callable[[bytes], bool] | None:
 
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int, str], Awaitable[None]], queue_size: int,
+                 close: Callable[[int, str], Coroutine[Any, Any, None]], queue_size: int,
                  direct: Callable[[bytes], bool] | None = None) -> None:
         self.id = next(_ids)
         self.player_id = player_id

@@ -182,7 +182,7 @@ def _check_bounds(data: MatchFile) -> None:
 
 def _chat_lines(data: MatchFile) -> list[tuple[ChatEntry, str, str | None]]:
     """(line, its checked name, its checked text) for every chat line."""
-    out = []
+    out: list[tuple[ChatEntry, str, str | None]] = []
     for n, line in enumerate(data.chat, start=1):
         where = f"chat: line {n}"
         if line.kind == "system":

@@ -26,7 +26,7 @@ def due(table: TableState) -> frozenset[int]:
     waiting = table.turn.waiting
     if table.window is not None:
         waiting = waiting | table.window.window.seats
-    return waiting & bots
+    return frozenset(waiting & bots)
 
 
 def delay(table: TableState) -> float:
