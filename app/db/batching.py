@@ -159,7 +159,7 @@ class RawInsert(RawStatement):
     def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         if len(values) >= len(self.names):
             return super().params(values)
-        out = []
+        out: list[Any] = []
         for name, process in zip(self.names, self.processors, strict=True):
             if name in values:
                 value = values[name]

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
@@ -29,7 +30,7 @@ from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
 
-CHAT = ChatLine.__table__
+CHAT = cast(Table, ChatLine.__table__)
 
 # how long a batch of system lines waits for more on SQLite (see ChatWriter._linger)
 LINGER = 0.005

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
@@ -20,7 +21,7 @@ from app.db.models import Player
 
 log = logging.getLogger(__name__)
 
-PLAYERS = Player.__table__
+PLAYERS = cast(Table, Player.__table__)
 
 Item = tuple[dict[str, Any], "asyncio.Future[None]"]
 

@@ -14,9 +14,9 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -332,7 +332,7 @@ class Repository:
             if rows:
                 await conn.execute(insert(TableSeat), rows)
             if lines:
-                await conn.execute(insert(ChatLine.__table__), lines)
+                await conn.execute(insert(cast(Table, ChatLine.__table__)), lines)
 
         raw = self.table_writer.raw
         chat_raw = self.chat_writer.raw

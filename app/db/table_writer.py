@@ -24,9 +24,9 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import bindparam, delete, update
+from sqlalchemy import Table, bindparam, delete, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.batching import (
@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TABLES = GameTable.__table__
-SEATS = TableSeat.__table__
+TABLES = cast(Table, GameTable.__table__)
+SEATS = cast(Table, TableSeat.__table__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +136,8 @@ class TableWriter(BatchWriter[Item]):
             except Exception:  # noqa: BLE001 - each on its own below
                 log.debug("a shared table write failed; writing one by one", exc_info=True)
             else:
-                for (_, done), exc in zip(batch, refused, strict=True):
-                    _settle(done, exc)
+                for (_, done), error in zip(batch, refused, strict=True):
+                    _settle(done, error)
                 return
         for write, done in batch:
             try:

@@ -27,10 +27,10 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from sqlalchemy import and_, bindparam, insert, update
+from sqlalchemy import Table, and_, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -51,8 +51,8 @@ except ImportError:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ActionRecord.__table__
-TABLES = GameTable.__table__
+ACTIONS = cast(Table, ActionRecord.__table__)
+TABLES = cast(Table, GameTable.__table__)
 
 # the plain progress of a table; a finishing one also sets its result
 _ADVANCE = (update(TABLES)

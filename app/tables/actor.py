@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from app import metrics
 from app.db.repository import Repository, StaleOwner, chat_row, now
@@ -297,17 +297,17 @@ class TableActor:
         answer: Any = None
         refused: AppError | None = None
         for effect in effects:
-            kind = type(effect)
+            kind = type(effect)  # (exact types: mypy cannot narrow on ``kind``, hence casts)
             if kind is Reply:
-                answer = effect.value
+                answer = cast(Reply, effect).value
             elif kind is Refuse:
-                refused = effect.error
+                refused = cast(Refuse, effect).error
             elif kind is FollowUp:
-                follow_ups.append(effect.command)
+                follow_ups.append(cast(FollowUp, effect).command)
             elif kind is Broadcast:
-                self._broadcast(effect)
+                self._broadcast(cast(Broadcast, effect))
             elif kind is SystemLine or kind is ChatLine:
-                await self._chat(effect)
+                await self._chat(cast(SystemLine | ChatLine, effect))
             elif kind is not Store:
                 self._carry_out(effect)
         if refused is not None:
