@@ -33,6 +33,11 @@ latency from an action's send to the last seat's new state, p50/p99.
 
 PostgreSQL runs with fsync on (``--no-fsync`` to turn it off); every action is durable before
 any push in every mode.
+
+``--server-checkout PATH`` runs the server processes from another checkout (a ``git worktree``
+of an older commit, with this venv) under the same generators, quota and database: an older
+commit and this one measured alternately on one machine (issue 22's "a third of today's cost"
+holds across machines only as such a ratio).
 """
 
 from __future__ import annotations
@@ -352,6 +357,10 @@ def main() -> None:
     parser.add_argument("--latency-share", type=float, default=0.5,
                         help="the share of the saturation rate --latency offers")
     parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--server-checkout", metavar="PATH",
+                        help="run the server processes from another checkout of the project "
+                             "(e.g. a `git worktree` of an older commit), with this venv: "
+                             "the same generators, quota and database measure both")
     parser.add_argument("--profile", metavar="PATH",
                         help="instead: one process, direct, closed loop, its measured window "
                              "profiled (CPU time, written to PATH); prints where it goes")
@@ -359,6 +368,11 @@ def main() -> None:
                         help="with --profile: paced at this many actions/s offered instead of "
                              "closed loop")
     args = parser.parse_args()
+    global SERVER_ROOT
+    if args.server_checkout:
+        SERVER_ROOT = Path(args.server_checkout).resolve()
+        if not (SERVER_ROOT / "app" / "cli.py").exists():
+            raise SystemExit(f"{SERVER_ROOT} is not a checkout of this project")
     Cgroup.period_us = int(args.period_ms * 1000)
     check_cgroups()
 
@@ -374,7 +388,8 @@ def main() -> None:
           f"{args.tables} tables per "
           f"process played at once ({args.game} x{args.seats}, closed loop), {args.duration:.0f}"
           f" s measured; PostgreSQL (fsync {'off' if args.no_fsync else 'on'}) + Redis; "
-          f"{args.generators} generator processes; {os.cpu_count()} cores", flush=True)
+          f"{args.generators} generator processes; {os.cpu_count()} cores"
+          + (f"; servers from {SERVER_ROOT}" if SERVER_ROOT else ""), flush=True)
     one: dict[str, float] = {}
     try:
         if args.profile:
@@ -391,6 +406,10 @@ def main() -> None:
         postgres.stop()
 
 
+# --server-checkout: the checkout the server processes run from (None: this one)
+SERVER_ROOT: Path | None = None
+
+
 def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServer,
                   label: str, python_args: tuple[str, ...] = (),
                   extra_env: dict[str, str] | None = None
@@ -400,7 +419,8 @@ def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServ
     groups: list[Cgroup] = []
     env = {**BENCH_ENV, "LUDOTECA_REDIS_URL": redis.url, **(extra_env or {})}
     for i in range(n):
-        server = LiveServer(url, tmp / f"{label}-data{i}", env=env, python_args=python_args)
+        server = LiveServer(url, tmp / f"{label}-data{i}", env=env, python_args=python_args,
+                            root=SERVER_ROOT)
         server.start()
         servers.append(server)
         group = Cgroup(f"ludoteca-bench-{os.getpid()}-{label}-{i}")

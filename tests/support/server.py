@@ -26,8 +26,10 @@ def free_port() -> int:
 class LiveServer:
     def __init__(self, database_url: str, data_dir: Path,
                  env: dict[str, str] | None = None,
-                 python_args: tuple[str, ...] = ()) -> None:
+                 python_args: tuple[str, ...] = (), root: Path | None = None) -> None:
         self.database_url = database_url
+        # the checkout whose code the server runs (bench: another commit's, side by side)
+        self.root = root or ROOT
         # before ``-m app.cli``: ("-m", "cProfile", "-o", path) profiles the server (bench)
         self.python_args = python_args
         self.data_dir = data_dir
@@ -51,12 +53,14 @@ class LiveServer:
                "LUDOTECA_OPERATOR_TOKEN": OPERATOR_TOKEN,
                # tables may take a fixed seed (app/api/lobby.py requested_seed): tests only
                "LUDOTECA_TEST_SEEDS": "1", **self.extra_env}
+        if self.root != ROOT:
+            env["PYTHONPATH"] = str(self.root)
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         log = self._log
         self.process = subprocess.Popen(
             [sys.executable, *self.python_args, "-m", "app.cli", "serve", "--port",
              str(self.port)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
