@@ -1,16 +1,22 @@
 """What `python3 -m app test` installs before pytest starts (app/cli.py
-``prepare_test_machine``).
+``prepare_test_machine``), and that CI cannot pass without the container engine.
 
 The machine is stood in for by ``which``/``exists`` answers and the install is recorded, not
 run: these tests decide what would be installed; tests/deploy/test_engine.py shows that it is
-enough."""
+enough (run with CI=true, it fails where the engine is missing)."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from app import cli
 
+ROOT = Path(__file__).resolve().parents[2]
 EVERYTHING_BUT_ENGINE = {"/usr/bin/chromium", "/usr/lib/postgresql/15/bin/initdb",
                          "redis-server", "nginx"}
 
@@ -50,3 +56,16 @@ def test_a_running_docker_is_engine_enough(monkeypatch) -> None:
 def test_a_machine_with_it_all_installs_nothing(monkeypatch) -> None:
     present = EVERYTHING_BUT_ENGINE | {"podman", "/usr/sbin/runc", "/usr/sbin/debootstrap"}
     assert _prepare(monkeypatch, present) == []
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "1 failed"), ("", "1 skipped")])
+def test_a_missing_engine_fails_the_engine_test_in_ci_and_skips_it_elsewhere(
+        ci: str, outcome: str) -> None:
+    env = {**os.environ, "CI": ci, "LUDOTECA_ENGINE": "no-such-engine"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "tests/deploy/test_engine.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert outcome in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+    if ci:
+        assert "no container engine here" in result.stdout
