@@ -34,19 +34,36 @@ def serve(host: str, port: int) -> None:
                 log_config=None, proxy_headers=True, http=FirstRequestTimeout)
 
 
-def _apt_install(*packages: str) -> None:
+def _apt_install(packages: list[str], lean: list[str]) -> None:
+    """``packages`` with what Debian recommends beside them, ``lean`` without: podman's
+    recommendations (buildah, rootless networking, fuse-overlayfs) go unused here."""
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print(f"ludoteca test: cannot install {packages} (not root or no apt-get); "
+        print(f"ludoteca test: cannot install {packages + lean} (not root or no apt-get); "
               "tests that need them will be skipped", flush=True)
         return
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
+    if packages:
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
+    if lean:
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *lean],
+                       check=True, env=env)
+
+
+def _docker_answers() -> bool:
+    """A docker client whose daemon runs (a client alone builds nothing)."""
+    if not shutil.which("docker"):
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True,
+                              timeout=30).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def prepare_test_machine() -> None:
-    """What the tests need beyond Python packages: Debian's Chromium, PostgreSQL, and Redis
-    and nginx (the multi-process tests)."""
+    """What the tests need beyond Python packages: Debian's Chromium, PostgreSQL, Redis
+    and nginx (the multi-process tests), and a container engine (tests/deploy/engine.py)."""
     missing = []
     if not os.path.exists("/usr/bin/chromium"):
         missing.append("chromium")
@@ -56,8 +73,20 @@ def prepare_test_machine() -> None:
         missing.append("redis-server")
     if not shutil.which("nginx") and not os.path.exists("/usr/sbin/nginx"):
         missing.append("nginx")  # the docker-compose proxy's configuration, run for real
-    if missing:
-        _apt_install(*missing)
+    # the image built and run for real (tests/deploy/engine.py): podman, with runc beside
+    # the crun it comes with (crun cannot start a container on hybrid cgroups), and
+    # debootstrap for the stand-in base image made where no registry answers
+    engine = []
+    if shutil.which("podman") or not _docker_answers():
+        engine += [tool for tool in ("podman", "runc") if not _installed(tool)]
+    if not _installed("debootstrap"):
+        engine.append("debootstrap")
+    if missing or engine:
+        _apt_install(missing, engine)
+
+
+def _installed(tool: str) -> bool:
+    return bool(shutil.which(tool)) or os.path.exists(f"/usr/sbin/{tool}")
 
 
 def test(pytest_args: list[str]) -> int:

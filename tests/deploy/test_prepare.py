@@ -1,0 +1,71 @@
+"""What `python3 -m app test` installs before pytest starts (app/cli.py
+``prepare_test_machine``), and that CI cannot pass without the container engine.
+
+The machine is stood in for by ``which``/``exists`` answers and the install is recorded, not
+run: these tests decide what would be installed; tests/deploy/test_engine.py shows that it is
+enough (run with CI=true, it fails where the engine is missing)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+EVERYTHING_BUT_ENGINE = {"/usr/bin/chromium", "/usr/lib/postgresql/15/bin/initdb",
+                         "redis-server", "nginx"}
+
+
+def _prepare(monkeypatch: pytest.MonkeyPatch, present: set[str],
+             docker_answers: bool = False) -> list[tuple[list[str], list[str]]]:
+    """Run ``prepare_test_machine`` on a machine holding ``present`` (tool names and paths);
+    returns the installs it asked for."""
+    calls: list[tuple[list[str], list[str]]] = []
+    monkeypatch.setattr(cli.shutil, "which", lambda name: f"/usr/bin/{name}"
+                        if name in present else None)
+    monkeypatch.setattr(cli.os.path, "exists", lambda path: path in present)
+    monkeypatch.setattr(cli, "_docker_answers", lambda: docker_answers)
+    monkeypatch.setattr(cli, "_apt_install", lambda packages, lean: calls.append(
+        (list(packages), list(lean))))
+    cli.prepare_test_machine()
+    return calls
+
+
+def test_a_machine_without_an_engine_gets_podman_runc_and_debootstrap(monkeypatch) -> None:
+    calls = _prepare(monkeypatch, EVERYTHING_BUT_ENGINE)
+    assert calls == [([], ["podman", "runc", "debootstrap"])]
+
+
+def test_a_fresh_machine_gets_everything_in_one_apt_run(monkeypatch) -> None:
+    calls = _prepare(monkeypatch, set())
+    assert calls == [(["chromium", "postgresql", "redis-server", "nginx"],
+                      ["podman", "runc", "debootstrap"])]
+
+
+def test_a_running_docker_is_engine_enough(monkeypatch) -> None:
+    # the stand-in base image still needs debootstrap where no registry answers
+    calls = _prepare(monkeypatch, EVERYTHING_BUT_ENGINE | {"docker"}, docker_answers=True)
+    assert calls == [([], ["debootstrap"])]
+
+
+def test_a_machine_with_it_all_installs_nothing(monkeypatch) -> None:
+    present = EVERYTHING_BUT_ENGINE | {"podman", "/usr/sbin/runc", "/usr/sbin/debootstrap"}
+    assert _prepare(monkeypatch, present) == []
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "1 failed"), ("", "1 skipped")])
+def test_a_missing_engine_fails_the_engine_test_in_ci_and_skips_it_elsewhere(
+        ci: str, outcome: str) -> None:
+    env = {**os.environ, "CI": ci, "LUDOTECA_ENGINE": "no-such-engine"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "tests/deploy/test_engine.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert outcome in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+    if ci:
+        assert "no container engine here" in result.stdout
