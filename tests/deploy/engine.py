@@ -28,6 +28,7 @@ import os
 import resource
 import secrets
 import shutil
+import socket
 import subprocess
 import tarfile
 import tempfile
@@ -60,6 +61,20 @@ def _run(argv: list[str], timeout: float = 600, check: bool = True,
         raise RuntimeError(f"{' '.join(argv[:6])}… failed ({result.returncode}):\n"
                            f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return result
+
+
+def registry_reachable(host: str = "registry-1.docker.io", timeout: float = 10) -> bool:
+    """Whether the base image's registry can be reached at all: a network that drops the
+    connection silently (CI reaches only PyPI and Debian's mirrors) would otherwise hold the
+    pull for its whole timeout before the stand-in is made. Behind a proxy, podman's pull
+    is left to find out for itself."""
+    if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
+        return True
+    try:
+        with socket.create_connection((host, 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
 
 
 def find_engine() -> str | None:
@@ -96,7 +111,8 @@ class Engine:
             labels = self.inspect(BASE).get("Config", {}).get("Labels") or {}
             return "stand-in (made here earlier)" if STAND_IN_LABEL in labels else "present"
         try:
-            if self("pull", BASE, check=False, timeout=180).returncode == 0:
+            if registry_reachable() and self("pull", BASE, check=False,
+                                             timeout=180).returncode == 0:
                 return "pulled"
         except subprocess.TimeoutExpired:
             pass
