@@ -16,7 +16,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff() -> None:
-    result = run("ruff", "check", "app", "tests", "bench")
+    result = run("ruff", "check", "app", "tests", "bench", "migrations")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,13 +1,12 @@
 """players, tables, seats, actions
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 13:39:44.195396
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '0001'
 down_revision = None
