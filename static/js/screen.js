@@ -4,7 +4,10 @@
 // turn it is, the clocks and a knock's countdown, the board (./screen/<game>.js), the seats
 // with their scores and card counts, the last moves, and the end with its chart. While the
 // table waits, the invite is a QR code. It keeps the display awake (Screen Wake Lock) and
-// reconnects by itself, also after a server restart.
+// reconnects by itself, also after a server restart. The picture is the same on any screen,
+// only larger on a larger one (1.5 times at 1920×1080 what it is at 1280×720, 3 times at
+// 3840×2160): screen.css sizes the page in a unit of the viewport, and fitBoard zooms the
+// board to fill its frame.
 import { el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
@@ -133,14 +136,27 @@ function waitingList() {
 
 // ------------------------------------------------------------------------ log
 
-function logLines() {
-  if (!client || !last.view) return [];
-  try { return journal.lines(last, client, ctx).map(String); } catch (error) { return []; }
+// The journal reads every state message as it comes (each brings its own events), even those
+// whose drawing is skipped because a newer one came before the next frame.
+let lines = [];
+function readLog(message) {
+  if (!client || !message.view) return [];
+  try { return journal.lines(message, client, ctx).map(String); } catch (error) { return []; }
 }
+const logLines = () => lines;
 
 function renderLog() {
-  const lines = logLines().slice(-LOG_LINES);
-  $("screen-log").replaceChildren(...lines.map((line, i) => el("li", { class: i === lines.length - 1 ? "newest" : "" }, line)));
+  const shown = logLines().slice(-LOG_LINES);
+  $("screen-log").replaceChildren(...shown.map((line, i) => el("li", { class: i === shown.length - 1 ? "newest" : "" }, line)));
+  trimLog();
+}
+
+// The newest line must show whole: when the panel has less room than the lines need (many
+// seats above it, long lines), the oldest go.
+function trimLog() {
+  const list = $("screen-log");
+  const panel = list.closest(".screen-events");
+  while (list.children.length > 1 && panel.scrollHeight > panel.clientHeight + 1) list.firstElementChild.remove();
 }
 
 // ------------------------------------------------------------------------ the page
@@ -164,9 +180,12 @@ function render() {
 
 // ------------------------------------------------------------------------ fit the board
 
-// The board is the game page's own drawing, laid out at a laptop's width and then zoomed to
-// fill the space the screen has for it, whatever its size (1280×720 or 1920×1080 alike):
-// cards and type grow with the screen, nothing scrolls.
+// The board is the game page's own drawing, laid out in its own pixels (16 px type, as on a
+// laptop) at a width chosen here and then zoomed to fill the space the screen has for it.
+// The width that lets it grow the most wins: a wide board of short rows, or a narrow one
+// that wraps into a taller picture. Which width wins depends only on the frame's shape, and
+// the zoom on its size, so a 1920×1080 screen shows the 1280×720 picture 1.5 times larger
+// and a 3840×2160 one 3 times: cards, words and all.
 function boardRoot() {
   let root = $("screen-fit");
   if (!root) {
@@ -177,48 +196,109 @@ function boardRoot() {
   return root;
 }
 
-const MAX_ZOOM = 3;
-// the widths a board is tried at: the one that lets it grow the most wins (a wide board of
-// short rows, or a narrow one that wraps into a taller picture)
-const WIDTHS = [760, 960, 1200, 1500];
+// the screen's unit (screen.css --u): 1 at 1280×720, 1.5 at 1920×1080
+const unit = () => Math.min(window.innerWidth / 1280, window.innerHeight / 720);
+// a board with little on it (the end of a short game) is not blown up past this, per unit
+const MAX_ZOOM = 2.6;
+const MIN_ZOOM = 0.4;
+// a board's 16 px type stays at least this large, per unit, when a game asks for its main
+// drawing to grow (fitTarget) rather than its type: 13.6 px at 1280×720
+const READABLE = 0.85;
+// the layout widths tried, in the board's pixels: a coarse sweep, then halvings around the best
+const SWEEP = [560, 640, 720, 820, 940, 1080, 1240, 1420, 1640, 1900, 2200];
+const REFINE = 4;
+let lastFit = { shape: "", width: 0 }; // the last full search: what it was for, what it found
 
 function fitBoard() {
   const frame = $("screen-board");
   const root = $("screen-fit");
-  if (!root || frame.hidden) return;
+  if (!root || frame.hidden || !frame.clientWidth) return;
   const style = getComputedStyle(frame);
-  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-  const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  const availW = frame.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const availH = frame.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const cap = MAX_ZOOM * unit();
+  // what should grow the most: by default everything alike (the largest zoom wins); a game
+  // whose drawing widens with the layout (Block and Guess's builds) names it, and the width
+  // that shows it largest wins, its type kept readable
+  const target = board && board.fitTarget && last ? board.fitTarget(last) : null;
   root.style.zoom = "1";
-  const availW = frame.clientWidth - padX;
-  const availH = frame.clientHeight - padY;
-  const widths = board && board.layoutWidths ? board.layoutWidths(last) : WIDTHS;
-  let best = { zoom: 0, width: widths[0], h: 1 };
-  for (const width of widths) {
-    root.style.width = `${width}px`;
-    const w = Math.max(root.scrollWidth, width);
-    const h = Math.max(1, root.scrollHeight);
-    const zoom = Math.min(MAX_ZOOM, availW / w, availH / h);
-    if (zoom > best.zoom + 0.01) best = { zoom, width, h };
+  const tried = new Map();
+  const attempt = (width) => {
+    width = Math.round(width);
+    if (!tried.has(width)) {
+      root.style.width = `${width}px`;
+      const w = Math.max(root.scrollWidth, width);
+      const h = Math.max(1, root.scrollHeight);
+      const zoom = Math.min(cap, availW / w, availH / h);
+      const shown = target ? Math.max(1, ...[...root.querySelectorAll(target)].map((n) => n.getBoundingClientRect().width)) : 1;
+      tried.set(width, { width, w, h, zoom, score: zoom * shown, readable: zoom >= READABLE * unit() });
+    }
+    return tried.get(width);
+  };
+  // The search costs a layout per width tried (tens of milliseconds for a long Ajolocracia
+  // board): a move that leaves the frame and the board's parts as they were (a card turned,
+  // a score or a countdown changed) keeps the width found before, its zoom measured anew.
+  const shape = `${availW}x${availH}:${root.getElementsByTagName("*").length}:${target}`;
+  let best = null;
+  if (shape === lastFit.shape) {
+    best = attempt(lastFit.width);
+  } else {
+    // within 0.5 % the narrower stays: a board that reaches the cap at several widths keeps
+    // its most compact shape
+    const better = (a, b) => (a.readable !== b.readable ? a.readable : a.score > b.score * 1.005);
+    for (const width of SWEEP) { const r = attempt(width); if (!best || better(r, best)) best = r; }
+    // between the best width and its neighbours the best may lie: halve the steps
+    let step = Math.max(40, best.width * 0.07);
+    for (let i = 0; i < REFINE; i += 1) {
+      for (const width of [best.width - step, best.width + step]) {
+        if (width < SWEEP[0] || width > SWEEP[SWEEP.length - 1]) continue;
+        const r = attempt(width);
+        if (better(r, best)) best = r;
+      }
+      step /= 2;
+    }
+    lastFit = { shape, width: best.width };
   }
   root.style.width = `${best.width}px`;
-  const zoom = Math.max(0.4, Math.floor(best.zoom * 100) / 100);
+  let zoom = Math.max(MIN_ZOOM * unit(), Math.floor(best.zoom * 1000) / 1000);
   root.style.zoom = String(zoom);
+  // Type is not laid out exactly in proportion at every zoom (glyphs snap to whole pixels):
+  // a line can wrap once more than it did at zoom 1. What shows is measured, and the zoom
+  // eased until it fits.
+  let shown = root.getBoundingClientRect();
+  for (let i = 0; i < 3 && (shown.height > availH + 1 || shown.width > availW + 1); i += 1) {
+    zoom = Math.max(MIN_ZOOM * unit(), Math.floor(zoom * Math.min(availH / shown.height, availW / shown.width) * 995) / 1000);
+    root.style.zoom = String(zoom);
+    shown = root.getBoundingClientRect();
+  }
   app.dataset.zoom = String(zoom);
   // whether all of it shows (the tests check; a board too tall even at the smallest zoom
   // would be cut at the bottom)
-  app.dataset.fits = best.h * zoom <= availH + 2 ? "true" : "false";
+  app.dataset.fits = shown.height <= availH + 2 && shown.width <= availW + 2 ? "true" : "false";
 }
-window.addEventListener("resize", () => fitBoard());
+window.addEventListener("resize", () => { if (last) renderLog(); fitBoard(); });
+
+// Drawing and fitting a board takes a few layouts: when messages come faster than frames (a
+// quick burst of moves, or the backlog after a pause), only the newest is drawn.
+let drawPending = false;
+function drawSoon() {
+  if (drawPending) return;
+  drawPending = true;
+  const draw = () => { if (drawPending) { drawPending = false; render(); } };
+  requestAnimationFrame(draw);
+  setTimeout(draw, 200); // a hidden page gets no animation frames
+}
 
 function onMessage(message) {
   if (message.type === "state") {
     last = message;
     receivedAt = performance.now();
-    render();
+    lines = readLog(message);
+    drawSoon();
   } else if (message.type === "ephemeral") {
     if (board && board.onEphemeral && last) board.onEphemeral(message, ctx);
   } else if (message.type === "closed") {
+    drawPending = false;
     app.dataset.status = "deleted";
     $("screen-turn").textContent = t("table.deleted");
     boardRoot().replaceChildren();

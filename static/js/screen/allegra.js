@@ -16,9 +16,3 @@ export function seatFacts(message, seat, ctx) {
 export function windowLabel(message, ctx) {
   return message.view && message.view.phase === "knock" ? ctx.t("screen.knock") : ctx.t("screen.window");
 }
-
-// every display side by side: as wide as the seats need
-export function layoutWidths(message) {
-  const seats = message.view ? message.view.players.length : 3;
-  return [100 + 250 * seats, 100 + 290 * seats];
-}

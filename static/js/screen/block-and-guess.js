@@ -17,5 +17,10 @@ export function seatFacts(message, seat, ctx) {
   return [ctx.t("screen.fact.points", { n: view.scores[seat] })];
 }
 
-// wide enough that the status and the clue card take one short row above the builds
-export function layoutWidths() { return [1000, 1200]; }
+// while they are built and guessed, the builds are what the room reads: the layout that
+// draws them largest wins (they widen with it), not the one with the largest type. While
+// the blocks are handed out they are empty: everything grows alike.
+export function fitTarget(message) {
+  const view = message.view;
+  return view && view.phase !== "draft" && view.builds.length ? ".bg-build .bg-board" : null;
+}
