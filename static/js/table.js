@@ -34,6 +34,8 @@ let switching = false; // the hot seat is connecting again for another seat
 // once refused (the box may send it again at once).
 let chatSent = null;
 const CHAT_REFUSALS = new Set(["chat_rate", "chat_closed", "spectator_chat_closed", "forbidden", "bad_message", "rate_limited"]);
+// codes only a chat line earns; the others answer the chat line when no move is in flight
+const CHAT_ONLY = new Set(["chat_rate", "chat_closed", "spectator_chat_closed"]);
 const baseTitle = document.title;
 // Other seats' choices never make ours stale unless they change what we may do (the server
 // judges versions per seat); in simultaneous games an action refused as stale all the same
@@ -364,6 +366,8 @@ function render() {
 
 function renderChatGate() {
   const open = last.chat_allowed !== false;
+  // the chat opening again ends a "closed" refusal; the line waits in the box to be sent
+  if (open && $("chat-input").disabled) showChatError("");
   $("chat-input").disabled = !open;
   $("chat-form").querySelector("button").disabled = !open;
   $("chat-closed").hidden = open;
@@ -433,7 +437,11 @@ function onMessage(message) {
       socket.send({ type: "action", action: pending.action, version: last.version });
       return;
     }
+    const chatRefused = chatSent && chatSent.at !== -Infinity
+      && (CHAT_ONLY.has(message.code) || (CHAT_REFUSALS.has(message.code) && !moveInFlight()));
     if (chatSent && CHAT_REFUSALS.has(message.code)) chatSent.at = -Infinity; // kept in the box
+    // the refused line's reason shows by the chat box that holds it (announced there)
+    if (chatRefused) { showChatError(errorText(message)); return; }
     pending = null;
     sent = null;
     // a stale move comes with a fresh view: the new state says enough, no alarm needed
@@ -469,11 +477,24 @@ function onStatus(connected) {
 }
 
 // our own line came back: the server took it, the box is emptied (unless it holds new words)
+// and the reason it was refused before goes
 function chatTaken(message) {
   if (!chatSent || message.kind === "system" || message.text !== chatSent.text || !last) return;
   if (message.kind === "player" ? message.seat !== last.seat : last.seat !== null) return;
   if ($("chat-input").value.trim() === chatSent.text) $("chat-input").value = "";
   chatSent = null;
+  showChatError("");
+}
+
+function showChatError(text) {
+  $("chat-error").textContent = text;
+  if (text) $("chat-input").setAttribute("aria-invalid", "true");
+  else $("chat-input").removeAttribute("aria-invalid");
+}
+
+// a move sent for the version on the page and not answered yet (its answer is a newer state)
+function moveInFlight() {
+  return !!(sent && last && sent.version === last.version && performance.now() - sent.at < 8000);
 }
 
 $("chat-form").addEventListener("submit", (event) => {
@@ -484,6 +505,9 @@ $("chat-form").addEventListener("submit", (event) => {
   if (chatSent && chatSent.text === text && performance.now() - chatSent.at < 5000) return;
   if (socket.send({ type: "chat", text })) chatSent = { text, at: performance.now() };
 });
+
+// a box emptied by hand holds no refused line any more: its reason goes with it
+$("chat-input").addEventListener("input", () => { if (!$("chat-input").value.trim()) showChatError(""); });
 
 $("sound-toggle").addEventListener("click", () => {
   const on = localStorage.getItem("ludoteca.sound") === "on";
