@@ -389,6 +389,22 @@ function cueTurn() {
   wasMyTurn = mine;
 }
 
+// The game is over: its result comes into view wherever the page was scrolled (a phone
+// player was down at their hand). Every game draws its end summary as a ".final" section
+// at the top of its board; a game ended by a resignation or a vote says so in the life
+// panel. Only the page scrolls: the focus stays where render() kept it; and a player typing
+// (a chat line) keeps the box they type in where it is.
+function revealOutcome() {
+  const typing = document.activeElement && document.activeElement.matches("textarea, input:not([type=checkbox]):not([type=radio]):not([readonly])");
+  if (typing) return;
+  const summary = $("game").querySelector(".final") || $("life").querySelector(".life-end");
+  if (!summary || !summary.scrollIntoView) return;
+  const box = summary.getBoundingClientRect();
+  if (box.top >= 0 && box.top < window.innerHeight / 3) return; // its head is in view already
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  summary.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+}
+
 function beep() {
   try {
     const audio = new (window.AudioContext || window.webkitAudioContext)();
@@ -422,11 +438,14 @@ function onMessage(message) {
   if (message.type === "state") {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
+    // the game ended while this page watched it (not a page opened on a finished game)
+    const ended = !!last && last.table.status === "playing" && message.table.status === "finished";
     if (switching && message.history) switching = false;
     last = message;
     life.onState(message);
     windowAt = performance.now();
     render();
+    if (ended) revealOutcome();
     if (seatChanged) refreshInvite();
     maybeAutoJoin();
     restoreHotSeat();

@@ -1,5 +1,9 @@
 """The end of a game, as its players and spectators meet it in Chromium.
 
+- When a game ends while the page is open, its result comes into view: a phone player was
+  down at the page's foot (their hand, the log) and the end summary, at the top of the
+  board, stayed a screen or more above them. The focus stays where it was kept (the hand,
+  the log), never moved to the summary; a player typing a chat line keeps their place.
 - The score chart leaves air between its scale's labels and its points: Alebrijes' first
   point (0, at the start) sat on the "0" of the scale. Checked on a finished Alebrijes page
   and on charts shaped like every game's (negative scores, no starting 0, a long last label).
@@ -7,14 +11,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
 
 import httpx
 import pytest
 
-from tests.browser.comfort import PHONE, load_table, open_as
+from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as, run
 from tests.support.browser import launch_chromium
-from tests.support.client import ApiClient
+from tests.support.client import ApiClient, SeatClient
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +61,77 @@ def alebrijes_one_round(shared_server) -> tuple[ApiClient, str]:
             if 1 in won:
                 return host, table_id
     raise AssertionError("no Alebrijes game ended with a player on one round won")
+
+
+# ------------------------------------------------------------------ the result comes into view
+
+async def play_until_over(ws_base: str, token: str, table_id: str) -> None:
+    """Seat 0 plays a card whenever it is due (one fuse: the first misplay ends the game)."""
+    rng = random.Random(5)
+    async with SeatClient(ws_base, table_id, token) as client:
+        while client.state["table"]["status"] != "finished":
+            state = client.state
+            plays = [a for a in state["legal_actions"] if a["type"] == "play"]
+            if state["seat"] in state["waiting_for"] and plays:
+                await client.act_until_accepted(rng.choice(plays))
+            else:
+                await client.recv(15)
+        await asyncio.sleep(0)
+
+
+def at_the_foot(page) -> float:
+    """Scroll the page to its foot, as a player reading the log is; returns scrollY."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    return page.evaluate("() => scrollY")
+
+
+def summary_top(page) -> float:
+    return page.evaluate("() => document.querySelector('#game .final').getBoundingClientRect().top")
+
+
+def test_the_result_comes_into_view_when_the_game_ends(shared_server, browser) -> None:
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("hanabi", 2, {"fuses": 1, "bot_delay": 0, "first_seat": 0})
+    r = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
+    assert r.status_code == 201, r.text
+    assert ana.start(table["id"]).status_code == 200
+    pages = {}
+    # the player at their hand (phone), a spectator with the log focused (laptop), a
+    # spectator typing a chat line (phone); the scroll is instant for the test
+    for who, player, viewport, lang in [("player", ana, PHONE, "es"),
+                                        ("watcher", ApiClient(base, "Vera"), LAPTOP, "en"),
+                                        ("typist", ApiClient(base, "Tito"), PHONE, "es")]:
+        page = open_as(browser, base, player, viewport, lang).new_page()
+        page.emulate_media(reduced_motion="reduce")
+        load_table(page, base, table["id"])
+        pages[who] = page
+    pages["player"].focus("#my-hand button.play")
+    pages["watcher"].focus("#log")
+    pages["typist"].fill("#chat-input", "qué pena")
+    before = {who: at_the_foot(page) for who, page in pages.items()}
+    assert all(y > 200 for y in before.values()), f"the pages do not scroll: {before}"
+
+    run(play_until_over(shared_server.ws_url, ana.token, table["id"]))
+    for page in pages.values():
+        page.wait_for_selector("#game .final", timeout=15_000)
+
+    for who in ("player", "watcher"):
+        page = pages[who]
+        top, height = summary_top(page), page.evaluate("() => innerHeight")
+        assert 0 <= top < height / 2, f"{who}: the end summary is not in view (top {top})"
+    # the focus stayed where the page keeps it: the hand, the log; never the summary
+    assert pages["player"].evaluate("""() => {
+      const a = document.activeElement, hand = document.getElementById('my-hand');
+      return !!hand && (a === hand || hand.contains(a)); }"""), "the player's focus left the hand"
+    assert pages["watcher"].evaluate("() => document.activeElement.id") == "log"
+    # a player typing keeps the box they type in, and their words: the page stays put
+    typist = pages["typist"]
+    assert typist.evaluate("() => document.activeElement.id") == "chat-input"
+    assert typist.input_value("#chat-input") == "qué pena"
+    assert summary_top(typist) < 0, "the page jumped away from the chat box being typed in"
+    for page in pages.values():
+        page.context.close()
 
 
 # ------------------------------------------------------------------ the chart's spacing
