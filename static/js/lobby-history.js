@@ -14,9 +14,9 @@ function result(match) {
   };
   if (details.end === "abandoned") return t("history.abandoned");
   // a cooperative game (Hanabi) is won or lost together: its score says how it went
-  if (details.cooperative && details.score !== undefined) return t("lobby.recent_score", { score: details.score, max: details.max_score });
+  if (details.cooperative && details.score !== undefined) return t("replay.team_score", { score: details.score, max: details.max_score });
   if (!outcome.winners || !outcome.winners.length) return t("replay.no_winner");
-  return t(outcome.winners.length === 1 ? "replay.winners" : "lobby.recent_winners", { names: outcome.winners.map(name).join(", ") });
+  return t(outcome.winners.length === 1 ? "replay.winners" : "replay.winners_many", { names: outcome.winners.map(name).join(", ") });
 }
 
 // One finished game: its facts as two lines of running text (the game and how it ended, then

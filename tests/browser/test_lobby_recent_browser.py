@@ -2,7 +2,11 @@
 its facts as running text beside its replay button. The list was a flex row of loose words
 and separators: on a phone the button fell to a line of its own under some games and not
 others, lines began with a "·", and a name ("Bot 4") broke in two. A cooperative game
-(Hanabi) said who "won" (every seat, even at 3/25) instead of its score."""
+(Hanabi) said who "won" (every seat, even at 3/25) instead of its score.
+
+Its replay, opened from that list on a phone, shows the board right under the step
+controls: "What if? Play on from here" stood between them, a screen tall, so every step
+meant scrolling down to see what it changed. Its result says the score too."""
 
 from __future__ import annotations
 
@@ -79,4 +83,26 @@ def test_recent_games_lie_in_even_rows_on_a_phone(shared_server, browser, finish
     hanabi = next(r["text"] for r in rows if r["text"].startswith("Hanabi"))
     assert re.search(r"\b\d{1,2}/25\b", hanabi), f"Hanabi's score is not shown: {hanabi!r}"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_replay_from_the_list_shows_its_board_under_its_controls(shared_server, browser,
+                                                                   finished, lang: str) -> None:
+    context = open_as(browser, shared_server.url, finished, {"width": 390, "height": 844}, lang)
+    page = context.new_page()
+    page.goto(shared_server.url + "/")
+    page.locator("#recent-matches li", has_text="Hanabi").locator("a.button").click()
+    page.wait_for_url("**/matches/*")
+    page.wait_for_function("() => document.querySelector('#game .card')")
+    result = page.inner_text("#replay-result")
+    assert re.fullmatch(r"(Puntuación|Score): \d{1,2}/25", result), result
+    tops = page.evaluate("""() => Object.fromEntries(['.replay-controls-card', '#game', '#branch']
+      .map((s) => [s, document.querySelector(s).getBoundingClientRect()])
+      .map(([s, r]) => [s, {top: r.top, bottom: r.bottom}]))""")
+    controls, board, branch = tops[".replay-controls-card"], tops["#game"], tops["#branch"]
+    assert board["top"] < branch["top"], f"'what if' comes before the board: {tops}"
+    # right under the controls, and in view with them on a phone's screen
+    assert board["top"] - controls["bottom"] < 40, tops
+    assert board["top"] < 844 - 200, tops
     context.close()
