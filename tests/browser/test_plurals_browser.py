@@ -1,7 +1,8 @@
 """Counts of one read as one, in Spanish and English: "Celia: 1 points" (Block and Guess'
 scores), "Your hand: 1 cards" (Alebrijes near a round's end), "Final round! 1 turns left"
-(every Hanabi game's last turn). The pages' t() now takes a key's "_one" form when its
-count ``n`` is 1; every catalogue string with a count of things has that form. Checked in
+(every Hanabi game's last turn); and no count says "2 rostro(s)" (Ajolocracia). The pages'
+t() now takes a key's "_one" form when its count ``n`` is 1; every catalogue string with a
+count of things has that form. Checked in
 the page, through static/js/i18n.js, over the whole catalogue of each language (but the
 table screen's strings, another helper's work), and in the server's translate() (a
 player's history page says "1 punto")."""
@@ -42,6 +43,9 @@ def test_a_count_of_one_reads_as_one(shared_server, browser, lang: str) -> None:
         const text = t(key, new Proxy({ n: 1 }, {
           has: () => true, get: (target, name) => (name in target ? target[name] : 'X') }));
         if (plural.test(text)) out.push(`${key}: ${text}`);
+        // nor a word with both numbers at once: "2 carta(s)"
+        const both = /[a-záéíóúñ][(](s|es)[)]/i;
+        if (both.test(window.I18N[key])) out.push(`${key}: ${window.I18N[key]}`);
       }
       return out; }""", PLURAL_AFTER_ONE)
     assert not wrong, "\n".join(wrong)
