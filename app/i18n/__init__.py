@@ -25,6 +25,10 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def translate(lang: str, key: str, **params: Any) -> str:
+    # a count of one (the parameter n) takes the key's "_one" form when there is one, as the
+    # pages' t() does (static/js/i18n.js): "1 point", not "1 points"
+    if params.get("n") == 1 and f"{key}_one" in catalogue(DEFAULT):
+        key = f"{key}_one"
     text = catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
     return text.format(**params) if params else text
 

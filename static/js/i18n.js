@@ -5,8 +5,11 @@ const catalogueBlock = document.getElementById("i18n");
 window.I18N = catalogueBlock ? JSON.parse(catalogueBlock.textContent) : {};
 window.LANG = document.documentElement.lang || "es";
 
+// A count of one takes the key's "_one" form when the catalogue has it ("1 card", not
+// "1 cards"); the count is the parameter n. (app/i18n translate() does the same.)
 export function t(key, params = {}) {
-  const text = (window.I18N && window.I18N[key]) || key;
+  const one = params.n === 1 && window.I18N && window.I18N[`${key}_one`];
+  const text = one || (window.I18N && window.I18N[key]) || key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

@@ -13,8 +13,22 @@ function result(match) {
     return s ? s.player.name : t("table.seat", { n: seat + 1 });
   };
   if (details.end === "abandoned") return t("history.abandoned");
+  // a cooperative game (Hanabi) is won or lost together: its score says how it went
+  if (details.cooperative && details.score !== undefined) return t("replay.team_score", { score: details.score, max: details.max_score });
   if (!outcome.winners || !outcome.winners.length) return t("replay.no_winner");
-  return t("replay.winners", { names: outcome.winners.map(name).join(", ") });
+  return t(outcome.winners.length === 1 ? "replay.winners" : "replay.winners_many", { names: outcome.winners.map(name).join(", ") });
+}
+
+// One finished game: its facts as two lines of running text (the game and how it ended, then
+// its players), its replay button beside them. Separators are part of the text, never items
+// of their own, so a line breaks between words and never starts with a "·".
+function matchItem(match) {
+  const players = match.seats.flatMap((s, i) => [i ? ", " : "", el("a", { href: `/players/${s.player.id}` }, s.player.name)]);
+  return el("li", { class: "recent-match", dataset: { match: match.id } },
+    el("div", { class: "recent-facts" },
+      el("p", { class: "recent-head" }, el("strong", {}, t(`game.${match.game}`)), " · ", el("span", { class: "muted recent-result" }, result(match))),
+      el("p", { class: "recent-players" }, ...players)),
+    el("a", { href: `/matches/${match.id}`, class: "button", "aria-label": `${t("history.replay")}: ${t(`game.${match.game}`)}` }, t("history.replay")));
 }
 
 async function refresh() {
@@ -22,11 +36,7 @@ async function refresh() {
   try {
     const matches = await api("GET", "/api/matches?limit=8");
     if (!matches.length) { list.replaceChildren(el("li", { class: "muted" }, t("lobby.no_recent"))); return; }
-    list.replaceChildren(...matches.map((match) => el("li", { dataset: { match: match.id } },
-      el("strong", {}, t(`game.${match.game}`)), " · ",
-      el("span", {}, ...match.seats.flatMap((s, i) => [i ? ", " : "", el("a", { href: `/players/${s.player.id}` }, s.player.name)])),
-      " · ", el("span", { class: "muted" }, result(match)), " ",
-      el("a", { href: `/matches/${match.id}`, class: "button" }, t("history.replay")))));
+    list.replaceChildren(...matches.map(matchItem));
   } catch (error) {
     list.replaceChildren(el("li", { class: "error", role: "alert" }, t("lobby.list_error")));
   }

@@ -204,8 +204,10 @@ function renderResult() {
   let text;
   if (details.end === "resigned") text = t(details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(details.seat) });
   else if (details.end === "abandoned") text = t(`life.end.abandoned_${details.reason}`);
+  // a cooperative game (Hanabi) is won or lost together: its score says how it went
+  else if (details.cooperative && details.score !== undefined) text = t("replay.team_score", { score: details.score, max: details.max_score });
   else if (!outcome.winners || !outcome.winners.length) text = t("replay.no_winner");
-  else text = t("replay.winners", { names: outcome.winners.map(seatName).join(", ") });
+  else text = t(outcome.winners.length === 1 ? "replay.winners" : "replay.winners_many", { names: outcome.winners.map(seatName).join(", ") });
   $("replay-result").textContent = text;
 }
 

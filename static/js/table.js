@@ -34,6 +34,8 @@ let switching = false; // the hot seat is connecting again for another seat
 // once refused (the box may send it again at once).
 let chatSent = null;
 const CHAT_REFUSALS = new Set(["chat_rate", "chat_closed", "spectator_chat_closed", "forbidden", "bad_message", "rate_limited"]);
+// codes only a chat line earns; the others answer the chat line when no move is in flight
+const CHAT_ONLY = new Set(["chat_rate", "chat_closed", "spectator_chat_closed"]);
 const baseTitle = document.title;
 // Other seats' choices never make ours stale unless they change what we may do (the server
 // judges versions per seat); in simultaneous games an action refused as stale all the same
@@ -364,6 +366,8 @@ function render() {
 
 function renderChatGate() {
   const open = last.chat_allowed !== false;
+  // the chat opening again ends a "closed" refusal; the line waits in the box to be sent
+  if (open && $("chat-input").disabled) showChatError("");
   $("chat-input").disabled = !open;
   $("chat-form").querySelector("button").disabled = !open;
   $("chat-closed").hidden = open;
@@ -383,6 +387,22 @@ function cueTurn() {
     if (localStorage.getItem("ludoteca.sound") === "on") beep();
   }
   wasMyTurn = mine;
+}
+
+// The game is over: its result comes into view wherever the page was scrolled (a phone
+// player was down at their hand). Every game draws its end summary as a ".final" section
+// at the top of its board; a game ended by a resignation or a vote says so in the life
+// panel. Only the page scrolls: the focus stays where render() kept it; and a player typing
+// (a chat line) keeps the box they type in where it is.
+function revealOutcome() {
+  const typing = document.activeElement && document.activeElement.matches("textarea, input:not([type=checkbox]):not([type=radio]):not([readonly])");
+  if (typing) return;
+  const summary = $("game").querySelector(".final") || $("life").querySelector(".life-end");
+  if (!summary || !summary.scrollIntoView) return;
+  const box = summary.getBoundingClientRect();
+  if (box.top >= 0 && box.top < window.innerHeight / 3) return; // its head is in view already
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  summary.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 function beep() {
@@ -418,11 +438,14 @@ function onMessage(message) {
   if (message.type === "state") {
     if (pending && pending.retried) pending = null;
     const seatChanged = !last || last.seat !== message.seat;
+    // the game ended while this page watched it (not a page opened on a finished game)
+    const ended = !!last && last.table.status === "playing" && message.table.status === "finished";
     if (switching && message.history) switching = false;
     last = message;
     life.onState(message);
     windowAt = performance.now();
     render();
+    if (ended) revealOutcome();
     if (seatChanged) refreshInvite();
     maybeAutoJoin();
     restoreHotSeat();
@@ -433,7 +456,11 @@ function onMessage(message) {
       socket.send({ type: "action", action: pending.action, version: last.version });
       return;
     }
+    const chatRefused = chatSent && chatSent.at !== -Infinity
+      && (CHAT_ONLY.has(message.code) || (CHAT_REFUSALS.has(message.code) && !moveInFlight()));
     if (chatSent && CHAT_REFUSALS.has(message.code)) chatSent.at = -Infinity; // kept in the box
+    // the refused line's reason shows by the chat box that holds it (announced there)
+    if (chatRefused) { showChatError(errorText(message)); return; }
     pending = null;
     sent = null;
     // a stale move comes with a fresh view: the new state says enough, no alarm needed
@@ -469,11 +496,24 @@ function onStatus(connected) {
 }
 
 // our own line came back: the server took it, the box is emptied (unless it holds new words)
+// and the reason it was refused before goes
 function chatTaken(message) {
   if (!chatSent || message.kind === "system" || message.text !== chatSent.text || !last) return;
   if (message.kind === "player" ? message.seat !== last.seat : last.seat !== null) return;
   if ($("chat-input").value.trim() === chatSent.text) $("chat-input").value = "";
   chatSent = null;
+  showChatError("");
+}
+
+function showChatError(text) {
+  $("chat-error").textContent = text;
+  if (text) $("chat-input").setAttribute("aria-invalid", "true");
+  else $("chat-input").removeAttribute("aria-invalid");
+}
+
+// a move sent for the version on the page and not answered yet (its answer is a newer state)
+function moveInFlight() {
+  return !!(sent && last && sent.version === last.version && performance.now() - sent.at < 8000);
 }
 
 $("chat-form").addEventListener("submit", (event) => {
@@ -484,6 +524,9 @@ $("chat-form").addEventListener("submit", (event) => {
   if (chatSent && chatSent.text === text && performance.now() - chatSent.at < 5000) return;
   if (socket.send({ type: "chat", text })) chatSent = { text, at: performance.now() };
 });
+
+// a box emptied by hand holds no refused line any more: its reason goes with it
+$("chat-input").addEventListener("input", () => { if (!$("chat-input").value.trim()) showChatError(""); });
 
 $("sound-toggle").addEventListener("click", () => {
   const on = localStorage.getItem("ludoteca.sound") === "on";

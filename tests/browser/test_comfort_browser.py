@@ -157,6 +157,14 @@ def test_every_table_state_in_view_accessible_and_translated(scenes, shared_serv
                         f"{where}: your hand is out of view ({box})"
                     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1
                 if state == "finished":
+                    # every game ends the same way: one end summary, a ".final" section at
+                    # the top of its board with a heading, announced (table.js brings it
+                    # into view when a game ends before your eyes)
+                    final = page.evaluate("""() => [...document.querySelectorAll('#game .final')]
+                      .map((f) => [f.tagName, f.getAttribute('role'), !!f.querySelector('h2'),
+                        f === document.querySelector('#game section')])""")
+                    if final != [["SECTION", "status", True, True]]:
+                        problems.append(f"{where}: the end summary is not one .final ({final})")
                     page.screenshot(path=str(SHOTS / f"{game}-finished-{viewport['width']}.png"),
                                     full_page=True)
                 check_symbols(page, game)

@@ -65,12 +65,16 @@ def test_hanabi_clues_notes_shortcuts_and_double_taps(shared_server, browser) ->
 
     # Beto writes a note on his first card; it is there again after a reload
     beto.locator("#my-hand .card-button").first.click()
-    beto.fill("#hanabi-note", "quizá rojo")
+    beto.fill("#hanabi-note", "quizá rojo, guárdala")
     beto.keyboard.press("Enter")
     assert "quizá rojo" in beto.locator("#my-hand").inner_text()
     beto.reload()
     load_table(beto, base, table_id)
     assert "quizá rojo" in beto.locator("#my-hand").inner_text()
+    # a card whose caption runs longer (the note) keeps its buttons in line with the others'
+    tops = beto.evaluate("""() => [...document.querySelectorAll('#my-hand .card-actions')]
+      .map((b) => Math.round(b.getBoundingClientRect().top))""")
+    assert len(set(tops)) == 1, f"the hand's buttons are not in one row: {tops}"
 
     # Beto's turn: two taps on Discard before the answer send one move, and no error shows
     before = version(beto)

@@ -244,8 +244,10 @@ function finalSection(ctx, message) {
     el("h2", {}, t("alebrijes.phase.over")),
     el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "alebrijes.final.winner" : "alebrijes.final.shared",
       { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
-    el("ol", {}, outcome.ranking.map((group) => el("li", {}, t("alebrijes.final.place",
-      { players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]], won: outcome.details.rounds_won[group[0]] })))),
+    el("ol", { class: "final-ranking" }, outcome.ranking.map((group) => el("li", {}, t("alebrijes.final.place", {
+      players: group.map((s) => names[s]).join(", "),
+      points: t("alebrijes.final.points", { n: outcome.scores[group[0]] }),
+      rounds: t("alebrijes.final.rounds_won", { n: outcome.details.rounds_won[group[0]] }) })))),
     scoreChart(ctx, { title: t("alebrijes.label.chart"), names, rounds: outcome.details.rounds.map((r) => r.points) }));
 }
 

@@ -337,7 +337,7 @@ function finalSection(ctx, message) {
   return el("section", { class: "card final al-final", role: "status" },
     el("h2", {}, t("allegra.phase.over")),
     el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
-    el("ol", { class: "al-ranking" }, ranking),
+    el("ol", { class: "final-ranking al-ranking" }, ranking),
     scoreChart(ctx, { title: t("allegra.scores.chart"), names, rounds: view.results.map((r) => r.points) }));
 }
 

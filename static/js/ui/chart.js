@@ -27,8 +27,10 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
   // drawn at the figure's own width (1 unit = 1 px, so the labels keep their size): first
   // at a phone's width, then again whenever the figure is laid out wider or narrower
   const draw = (W) => {
-    const H = 190, L = 36, R = 12, T = 10, B = 26;
-    const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
+    // P: air between the axis' labels and the first (and last) points, so a marker never
+    // sits on the "0" of the scale beside it
+    const H = 190, L = 36, R = 12, T = 10, B = 26, P = 14;
+    const x = (i) => L + P + (i * (W - L - R - 2 * P)) / Math.max(1, points.length - 1);
     const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
     const grid = [];
     const step = niceStep((hi - lo) / 4);

@@ -1,0 +1,211 @@
+"""The end of a game, as its players and spectators meet it in Chromium.
+
+- When a game ends while the page is open, its result comes into view: a phone player was
+  down at the page's foot (their hand, the log) and the end summary, at the top of the
+  board, stayed a screen or more above them. The focus stays where it was kept (the hand,
+  the log), never moved to the summary; a player typing a chat line keeps their place.
+- The score chart leaves air between its scale's labels and its points: Alebrijes' first
+  point (0, at the start) sat on the "0" of the scale. Checked on a finished Alebrijes page
+  and on charts shaped like every game's (negative scores, no starting 0, a long last label).
+- Alebrijes' ranking says "1 ronda ganada" / "1 round won", not "1 rondas ganadas"."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import httpx
+import pytest
+
+from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as, run
+from tests.support.browser import launch_chromium
+from tests.support.client import ApiClient, SeatClient
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+def all_bots(host: ApiClient, game: str, seats: int) -> str:
+    """A table of ``game`` whose every seat is a bot moving at once; started."""
+    table = host.create_table(game, seats, {"bot_delay": 0})
+    for seat in range(seats):
+        r = host.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": seat})
+        assert r.status_code == 201, r.text
+    assert host.start(table["id"]).status_code == 200
+    return table["id"]
+
+
+def finished_match(base: str, table_id: str) -> dict:
+    for _ in range(600):
+        r = httpx.get(f"{base}/api/matches/{table_id}", timeout=10)
+        if r.status_code == 200:
+            return r.json()
+        time.sleep(0.1)
+    raise AssertionError(f"{table_id} did not finish")
+
+
+@pytest.fixture(scope="module")
+def alebrijes_one_round(shared_server) -> tuple[ApiClient, str]:
+    """A finished Alebrijes game (bots alone) where someone won exactly one round."""
+    host = ApiClient(shared_server.url, "Ana")
+    for _ in range(5):
+        tables = [all_bots(host, "alebrijes", 3) for _ in range(4)]
+        for table_id in tables:
+            won = finished_match(shared_server.url, table_id)["outcome"]["details"]["rounds_won"]
+            if 1 in won:
+                return host, table_id
+    raise AssertionError("no Alebrijes game ended with a player on one round won")
+
+
+# ------------------------------------------------------------------ the result comes into view
+
+async def play_until_over(ws_base: str, token: str, table_id: str) -> None:
+    """Seat 0 plays a card whenever it is due (one fuse: the first misplay ends the game)."""
+    rng = random.Random(5)
+    async with SeatClient(ws_base, table_id, token) as client:
+        while client.state["table"]["status"] != "finished":
+            state = client.state
+            plays = [a for a in state["legal_actions"] if a["type"] == "play"]
+            if state["seat"] in state["waiting_for"] and plays:
+                await client.act_until_accepted(rng.choice(plays))
+            else:
+                await client.recv(15)
+        await asyncio.sleep(0)
+
+
+def at_the_foot(page) -> float:
+    """Scroll the page to its foot, as a player reading the log is; returns scrollY."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    return page.evaluate("() => scrollY")
+
+
+def summary_top(page) -> float:
+    return page.evaluate("() => document.querySelector('#game .final').getBoundingClientRect().top")
+
+
+def test_the_result_comes_into_view_when_the_game_ends(shared_server, browser) -> None:
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("hanabi", 2, {"fuses": 1, "bot_delay": 0, "first_seat": 0})
+    r = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
+    assert r.status_code == 201, r.text
+    assert ana.start(table["id"]).status_code == 200
+    pages = {}
+    # the player at their hand (phone), a spectator with the log focused (laptop), a
+    # spectator typing a chat line (phone); the scroll is instant for the test
+    for who, player, viewport, lang in [("player", ana, PHONE, "es"),
+                                        ("watcher", ApiClient(base, "Vera"), LAPTOP, "en"),
+                                        ("typist", ApiClient(base, "Tito"), PHONE, "es")]:
+        page = open_as(browser, base, player, viewport, lang).new_page()
+        page.emulate_media(reduced_motion="reduce")
+        load_table(page, base, table["id"])
+        pages[who] = page
+    pages["player"].focus("#my-hand button.play")
+    pages["watcher"].focus("#log")
+    pages["typist"].fill("#chat-input", "qué pena")
+    before = {who: at_the_foot(page) for who, page in pages.items()}
+    assert all(y > 200 for y in before.values()), f"the pages do not scroll: {before}"
+
+    run(play_until_over(shared_server.ws_url, ana.token, table["id"]))
+    for page in pages.values():
+        page.wait_for_selector("#game .final", timeout=15_000)
+
+    for who in ("player", "watcher"):
+        page = pages[who]
+        top, height = summary_top(page), page.evaluate("() => innerHeight")
+        assert 0 <= top < height / 2, f"{who}: the end summary is not in view (top {top})"
+    # the focus stayed where the page keeps it: the hand, the log; never the summary
+    assert pages["player"].evaluate("""() => {
+      const a = document.activeElement, hand = document.getElementById('my-hand');
+      return !!hand && (a === hand || hand.contains(a)); }"""), "the player's focus left the hand"
+    assert pages["watcher"].evaluate("() => document.activeElement.id") == "log"
+    # a player typing keeps the box they type in, and their words: the page stays put
+    typist = pages["typist"]
+    assert typist.evaluate("() => document.activeElement.id") == "chat-input"
+    assert typist.input_value("#chat-input") == "qué pena"
+    assert summary_top(typist) < 0, "the page jumped away from the chat box being typed in"
+    for page in pages.values():
+        page.context.close()
+
+
+# ------------------------------------------------------------------ the chart's spacing
+
+OVERLAPS = """(svg) => {
+  const gap = 3; // px of air asked between a label and a point, or two labels
+  const box = (n) => n.getBoundingClientRect();
+  const near = (a, b) => a.left < b.right + gap && b.left < a.right + gap
+    && a.top < b.bottom + gap && b.top < a.bottom + gap;
+  const labels = [...svg.querySelectorAll(':scope > text')];
+  const points = [...svg.querySelectorAll('g.symbol')];
+  const out = [];
+  for (const label of labels) {
+    for (const point of points)
+      if (near(box(label), box(point))) out.push(`"${label.textContent}" on a point`);
+    for (const other of labels) if (other !== label && near(box(label), box(other)))
+      out.push(`"${label.textContent}" on "${other.textContent}"`);
+  }
+  return [...new Set(out)]; }"""
+
+# charts shaped like each game's: (title, names, rounds, options)
+CHARTS = {
+    "alebrijes": (["Ana", "Bot 1", "Bot 2"], [[-11, 0, -3], [-18, -10, 0], [-7, -10, 0]], {}),
+    "allegra": (["Ana", "Bot 1"], [[53, 29]], {}),
+    "ajolocracia": (["Ana", "Bot 1"], [[11, 17], [14, 14], [15, 17], [3, 3]],
+                    {"labels": ["R1", "R2", "R3", "Valores"]}),
+    "ikebana": (["Ana", "Bot 1"], [[3, 26], [24, 38], [12, 62], [17, 95]],
+                {"cumulative": False, "fromZero": False, "labels": ["R1", "R2", "R3", "R4"]}),
+    "block-and-guess": (["A", "B"], [[2, 0], [1, 3], [0, 2]], {}),
+    "zeros": (["A", "B", "C"], [[0, 0, 0], [0, 0, 0]], {}),
+}
+
+
+@pytest.mark.parametrize("width", [300, 760])
+def test_score_charts_keep_labels_off_their_points(shared_server, browser, width: int) -> None:
+    page = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    page.goto(shared_server.url + "/rules/alebrijes")
+    problems = page.evaluate("""async ([charts, width]) => {
+      const { scoreChart } = await import('/static/js/ui/chart.js');
+      const { el, t } = await import('/static/js/i18n.js');
+      const check = """ + OVERLAPS + """;
+      const out = [];
+      for (const [game, [names, rounds, options]] of Object.entries(charts)) {
+        const holder = el('div');
+        holder.style.width = `${width}px`; // (the CSSOM: the page's policy refuses style="")
+        document.body.prepend(holder);
+        holder.append(scoreChart({ el, t }, { title: game, names, rounds, ...options }));
+        // drawn again at the figure's width (a ResizeObserver): wait for that drawing
+        for (let i = 0; i < 50; i += 1) {
+          const svg = holder.querySelector('svg.score-chart-svg');
+          if (Math.abs(Number(svg.dataset.width) - Math.max(240, width)) <= 1) break;
+          if (i === 49) out.push(`${game}: not drawn again at ${width} px`);
+          await new Promise((r) => requestAnimationFrame(r));
+        }
+        out.push(...check(holder.querySelector('svg.score-chart-svg')).map((p) => `${game}: ${p}`));
+        holder.remove();
+      }
+      return out; }""", [CHARTS, width])
+    assert not problems, problems
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_finished_alebrijes_game_reads_well(shared_server, browser, alebrijes_one_round,
+                                              lang: str) -> None:
+    host, table_id = alebrijes_one_round
+    page = open_as(browser, shared_server.url, host, PHONE, lang).new_page()
+    load_table(page, shared_server.url, table_id)
+    page.wait_for_selector("#game .final svg.score-chart-svg")
+    problems = page.evaluate(f"() => ({OVERLAPS})(document.querySelector('#game .final "
+                             "svg.score-chart-svg'))")
+    assert not problems, problems
+    ranking = page.inner_text("#game .final ol")
+    one = "1 ronda ganada" if lang == "es" else "1 round won"
+    assert one in ranking, ranking
+    assert "1 rondas" not in ranking and "1 rounds" not in ranking, ranking
+    page.context.close()

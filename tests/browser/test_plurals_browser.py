@@ -1,0 +1,59 @@
+"""Counts of one read as one, in Spanish and English: "Celia: 1 points" (Block and Guess'
+scores), "Your hand: 1 cards" (Alebrijes near a round's end), "Final round! 1 turns left"
+(every Hanabi game's last turn); and no count says "2 rostro(s)" (Ajolocracia). The pages'
+t() now takes a key's "_one" form when its count ``n`` is 1; every catalogue string with a
+count of things has that form. Checked in
+the page, through static/js/i18n.js, over the whole catalogue of each language (but the
+table screen's strings, another helper's work), and in the server's translate() (a
+player's history page says "1 punto")."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.i18n import translate
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+# a count of one followed by a plural noun, in either language
+PLURAL_AFTER_ONE = (r"(^|[^\d.,-])1 (points|cards|turns|rounds|seconds|votes|players|"
+                    r"puntos|cartas|turnos|rondas|segundos|votos|jugadores|personas)\b")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_count_of_one_reads_as_one(shared_server, browser, lang: str) -> None:
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    wrong = page.evaluate("""async (pattern) => {
+      const { t } = await import('/static/js/i18n.js');
+      const plural = new RegExp(pattern);
+      const out = [];
+      for (const key of Object.keys(window.I18N)) {
+        if (!window.I18N[key].includes('{n}') || key.startsWith('screen.')) continue;
+        // the other placeholders filled with words, so that only the count is a number
+        const text = t(key, new Proxy({ n: 1 }, {
+          has: () => true, get: (target, name) => (name in target ? target[name] : 'X') }));
+        if (plural.test(text)) out.push(`${key}: ${text}`);
+        // nor a word with both numbers at once: "2 carta(s)"
+        const both = /[a-záéíóúñ][(](s|es)[)]/i;
+        if (both.test(window.I18N[key])) out.push(`${key}: ${window.I18N[key]}`);
+      }
+      return out; }""", PLURAL_AFTER_ONE)
+    assert not wrong, "\n".join(wrong)
+    context.close()
+
+
+def test_the_server_reads_a_count_of_one_as_one() -> None:
+    assert translate("es", "history.score", n=1) == "1 punto"
+    assert translate("en", "history.score", n=1) == "1 point"
+    assert translate("es", "history.score", n=2) == "2 puntos"
+    assert translate("en", "history.score", n=0) == "0 points"
