@@ -2,6 +2,7 @@
 // each with its players (linked to their history), how it ended, and its replay.
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { outcomeText } from "./match-result.js";
 
 const list = document.getElementById("recent-matches");
 
@@ -13,10 +14,7 @@ function result(match) {
     return s ? s.player.name : t("table.seat", { n: seat + 1 });
   };
   if (details.end === "abandoned") return t("history.abandoned");
-  // a cooperative game (Hanabi) is won or lost together: its score says how it went
-  if (details.cooperative && details.score !== undefined) return t("replay.team_score", { score: details.score, max: details.max_score });
-  if (!outcome.winners || !outcome.winners.length) return t("replay.no_winner");
-  return t(outcome.winners.length === 1 ? "replay.winners" : "replay.winners_many", { names: outcome.winners.map(name).join(", ") });
+  return outcomeText(outcome, name);
 }
 
 // One finished game: its facts as two lines of running text (the game and how it ended, then

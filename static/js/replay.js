@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { historyLines } from "./journal.js";
 import { markersFor, merge } from "./life-log.js";
+import { outcomeText } from "./match-result.js";
 import { optionField, optionsToSend, showFields } from "./settings.js";
 
 const app = document.getElementById("replay-app");
@@ -204,10 +205,7 @@ function renderResult() {
   let text;
   if (details.end === "resigned") text = t(details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(details.seat) });
   else if (details.end === "abandoned") text = t(`life.end.abandoned_${details.reason}`);
-  // a cooperative game (Hanabi) is won or lost together: its score says how it went
-  else if (details.cooperative && details.score !== undefined) text = t("replay.team_score", { score: details.score, max: details.max_score });
-  else if (!outcome.winners || !outcome.winners.length) text = t("replay.no_winner");
-  else text = t(outcome.winners.length === 1 ? "replay.winners" : "replay.winners_many", { names: outcome.winners.map(seatName).join(", ") });
+  else text = outcomeText(outcome, seatName);
   $("replay-result").textContent = text;
 }
 
