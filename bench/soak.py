@@ -102,6 +102,7 @@ class Figures:
     rss_samples: list[tuple[float, float]] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
     server_log_errors: int = 0
+    server_log_excerpts: list[str] = field(default_factory=list)  # each error with its context
     verdict: Verdict | None = None
     elapsed: float = 0.0
 
@@ -437,9 +438,33 @@ def run(args: argparse.Namespace) -> Figures:
             print(f"database and server log kept in {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    figures.server_log_errors = sum(1 for line in log.splitlines() if "Traceback" in line
-                                    or line.startswith("ERROR") or " ERROR " in line)
+    figures.server_log_errors, figures.server_log_excerpts = log_errors(log)
     return figures
+
+
+def log_errors(log: str, context: int = 30) -> tuple[int, list[str]]:
+    """Count the server log's errors and keep each one with the lines around it.
+
+    A traceback's lines follow its "ERROR ..." line, so an error's excerpt is the line before
+    it and the lines after it up to the next log record (or ``context`` lines).
+    """
+    lines = log.splitlines()
+    hits = [i for i, line in enumerate(lines) if "Traceback" in line
+            or line.startswith("ERROR") or " ERROR " in line]
+    excerpts: list[str] = []
+    covered = -1
+    for i in hits:
+        if i <= covered:
+            continue
+        end = min(len(lines), i + context)
+        for j in range(i + 1, end):
+            if lines[j][:1].isalpha() and not lines[j].startswith(("Traceback", "Exception")) \
+                    and ":" in lines[j][:12] and lines[j].split(":", 1)[0].isupper():
+                end = j
+                break
+        excerpts.append("\n".join(lines[max(0, i - 1):end]))
+        covered = end - 1
+    return len(hits), excerpts
 
 
 def unexplained(db_path: Path, f: Figures) -> int:
@@ -497,6 +522,7 @@ def report(args: argparse.Namespace, f: Figures) -> str:
         f"{len(v.problems)}; server log errors {f.server_log_errors}",
     ]
     lines += [f"  problem: {p}" for p in v.problems[:10]]
+    lines += [f"  server log error:\n{e}" for e in f.server_log_excerpts[:5]]
     return "\n".join(lines)
 
 

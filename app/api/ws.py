@@ -77,8 +77,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     async def close(code: int, reason: str) -> None:
         try:
             await websocket.close(code, reason)
-        except RuntimeError:
-            pass
+        except (RuntimeError, WebSocketDisconnect):
+            pass  # already closed, or the client has gone (Starlette: 1006): nothing to close
 
     # a table screen (?screen=1) holds no seat, whoever opened it: a spectator, never shown
     # a cooperative game's "all hands" view

@@ -61,5 +61,5 @@ def test_soak_loses_nothing_and_survives_garbage() -> None:
 
     assert figures.reconnects > 0 and not figures.reconnect_failures, (
         figures.reconnects, figures.reconnect_failures)
-    assert figures.server_log_errors == 0
+    assert figures.server_log_errors == 0, "\n\n".join(figures.server_log_excerpts)
     assert figures.rss["end"] < 1024, figures.rss  # MB: a runaway leak, not a figure

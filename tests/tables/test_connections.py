@@ -5,12 +5,13 @@ behind the real app's middleware chain under uvicorn's websockets-sansio protoco
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 
 import pytest
 import uvicorn
 import websockets
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.main import create_app
 from app.tables.connections import Connection, direct_sender, text_frame
@@ -76,6 +77,41 @@ async def test_a_slow_client_is_still_dropped_when_the_direct_path_is_paused() -
         conn.push_text(str(i))
     await asyncio.sleep(0)
     assert conn.dropped and dropped == [True] and sink.closed == (4008, "too slow; resync")
+
+
+async def test_a_close_that_fails_because_the_client_has_gone_is_not_reported_as_an_error(
+        ) -> None:
+    """Dropping a slow client closes its socket in a task; when the client has already gone,
+    Starlette's close raises (WebSocketDisconnect, 1006). That must end quietly: the soak
+    found asyncio reporting "Task exception was never retrieved" at ERROR for it."""
+    reported: list[dict] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    closes: list[tuple[int, str]] = []
+
+    async def gone(code: int, reason: str) -> None:
+        closes.append((code, reason))
+        raise WebSocketDisconnect(code=1006)
+
+    try:
+        for _ in range(3):
+            sink = Sink()
+            sink.open = False
+            conn = Connection("p", sink.send_text, gone, 1, direct=sink.direct)
+            conn.push_text("1")
+            conn.push_text("2")  # the queue is full: dropped, its close task started
+            full = Connection("q", sink.send_text, gone, 1, direct=sink.direct)
+            full.push_text("1")
+            full.finish((1000, "bye"))  # no room for the end mark: closed by a task too
+            del conn, full
+        for _ in range(3):
+            await asyncio.sleep(0)
+        gc.collect()  # a task's unretrieved exception is reported when it is collected
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert closes == [(4008, "too slow; resync"), (1000, "bye")] * 3
+    assert reported == []
 
 
 def _free_port() -> int:
