@@ -8,6 +8,7 @@ its colour's symbol; no catalogue key is left untranslated in Spanish or English
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -61,7 +62,12 @@ KEYS = {
 def scenes(shared_server) -> dict[str, Scene]:
     axe_source()  # install (or find) axe-core before the slow part
     sizes = min_players(shared_server.url)
-    return {g: build_scene(shared_server.url, shared_server.ws_url, g, sizes[g]) for g in GAMES}
+    # built side by side: a scene's moves mostly wait on the server's answer and the message
+    # rate, so six games played at once take little longer than the slowest one alone
+    with ThreadPoolExecutor(len(GAMES)) as pool:
+        built = pool.map(lambda g: build_scene(shared_server.url, shared_server.ws_url, g,
+                                               sizes[g]), GAMES)
+        return dict(zip(GAMES, built, strict=True))
 
 
 @pytest.fixture(scope="module")
