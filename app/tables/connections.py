@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from app.tasks import spawn
+
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
@@ -208,15 +210,6 @@ def direct_sender(send: Any) -> Callable[[bytes], bool] | None:
     return send_now
 
 
-_closing: set[asyncio.Task[None]] = set()  # close tasks under way (``Connection._close_soon``)
-
-
-def _closed(task: asyncio.Task[None]) -> None:
-    _closing.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("closing a connection failed", exc_info=task.exception())
-
-
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
                  close: Callable[[int, str], Coroutine[Any, Any, None]], queue_size: int,
@@ -284,12 +277,9 @@ class Connection:
                 self._close_soon(*close)
 
     def _close_soon(self, code: int, reason: str) -> None:
-        """Close the socket in a task of its own, held until it ends (a task nobody holds can
-        be collected before it runs); a socket whose client has already gone has nothing to
-        close, so a failure is told at debug level, never left for asyncio to report."""
-        task = asyncio.get_running_loop().create_task(self._close(code, reason))
-        _closing.add(task)
-        task.add_done_callback(_closed)
+        """Close the socket in a task of its own; a socket whose client has already gone has
+        nothing to close, so a failure is routine (told at debug level)."""
+        spawn(self._close(code, reason), f"closing connection {self.id}", logging.DEBUG)
 
     async def writer(self) -> None:
         try:

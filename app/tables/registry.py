@@ -45,6 +45,7 @@ from app.tables.core.state import (
 )
 from app.tables.core.views import branch_json
 from app.tables.engine import adapt
+from app.tasks import spawn
 
 log = logging.getLogger(__name__)
 LIVE = (TableStatus.WAITING, TableStatus.PLAYING)  # tables that are waiting or being played
@@ -149,7 +150,7 @@ class Registry:
                     and a.last_activity < cutoff)]
         for actor in gone:
             self._forget(actor)
-            asyncio.get_running_loop().create_task(self._retire(actor))
+            spawn(self._retire(actor), f"retiring table {actor.table.id}")
         return len(gone)
 
     def _forget(self, actor: TableActor) -> None:
@@ -401,7 +402,7 @@ class Registry:
         self._forget(actor)
         assert self.cluster is not None
         self.cluster.owned.discard(actor.table.id)
-        asyncio.get_running_loop().create_task(actor.stop(moved=True))
+        spawn(actor.stop(moved=True), f"stopping table {actor.table.id} (taken over)")
 
     def _publish(self, actor: TableActor) -> None:
         assert self.cluster is not None
