@@ -1,11 +1,11 @@
 """Counts of one read as one, in Spanish and English: "Celia: 1 points" (Block and Guess'
 scores), "Your hand: 1 cards" (Alebrijes near a round's end), "Final round! 1 turns left"
-(every Hanabi game's last turn); and no count says "2 rostro(s)" (Ajolocracia). The pages'
-t() now takes a key's "_one" form when its count ``n`` is 1; every catalogue string with a
-count of things has that form. Checked in
-the page, through static/js/i18n.js, over the whole catalogue of each language (the table
-screen's strings too), and in the server's translate() (a player's history page says "1
-punto")."""
+(every Hanabi game's last turn), "1 puntos de 25" (Hanabi's final line); and no count says
+"2 rostro(s)" (Ajolocracia). The pages' t() now takes a key's "_one" form when its count
+``n`` is 1; every catalogue string with a count of things has that form. Checked in the
+page, through static/js/i18n.js, over the whole catalogue of each language (the table
+screen's strings too), in the server's translate() (a player's history page says "1
+punto"), and in Hanabi's own final heading."""
 
 from __future__ import annotations
 
@@ -57,3 +57,25 @@ def test_the_server_reads_a_count_of_one_as_one() -> None:
     assert translate("en", "history.score", n=1) == "1 point"
     assert translate("es", "history.score", n=2) == "2 puntos"
     assert translate("en", "history.score", n=0) == "0 points"
+
+
+@pytest.mark.parametrize(("lang", "one", "zero"), [
+    ("es", "1 punto de 25", "0 puntos de 25"),
+    ("en", "1 point out of 25", "0 points out of 25")])
+def test_hanabis_final_line_reads_a_score_of_one_as_one(shared_server, browser, lang: str,
+                                                         one: str, zero: str) -> None:
+    """The end-of-game heading Hanabi's client draws (finalBanner), from a view whose score
+    is 1, then 0: the score is the count that picks the catalogue's '_one' form."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    headings = page.evaluate("""async () => {
+      const { t, el } = await import('/static/js/i18n.js');
+      const { finalBanner } = await import('/static/js/games/hanabi.js');
+      return [1, 0].map((score) => finalBanner({ t, el }, {
+        score, max_score: 25, verdict: 'horrible', over: 'deck_out',
+      }).querySelector('h2').textContent);
+    }""")
+    assert headings == [one, zero]
+    context.close()

@@ -222,10 +222,12 @@ function discards(ctx, view) {
       : el("p", { class: "muted" }, t("hanabi.discard_empty")));
 }
 
-function finalBanner(ctx, view) {
+// The game's last word: its score (n, so that a score of 1 reads "1 punto"), the verdict
+// and why it ended. Exported for tests/browser/test_plurals_browser.py.
+export function finalBanner(ctx, view) {
   const { el, t } = ctx;
   return el("section", { class: "card final", role: "status" },
-    el("h2", {}, t("hanabi.final", { score: view.score, max: view.max_score })),
+    el("h2", {}, t("hanabi.final", { n: view.score, max: view.max_score })),
     el("p", { class: "verdict" }, t(`hanabi.verdict.${view.verdict}`)),
     el("p", { class: "muted" }, t(`hanabi.reason.${view.over}`)));
 }
