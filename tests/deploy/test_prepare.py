@@ -69,3 +69,26 @@ def test_a_missing_engine_fails_the_engine_test_in_ci_and_skips_it_elsewhere(
     assert outcome in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
     if ci:
         assert "no container engine here" in result.stdout
+
+
+def test_the_suite_caches_compiled_modules_even_where_bytecode_writing_is_off(
+        tmp_path: Path) -> None:
+    """``suite_env``: PYTHONDONTWRITEBYTECODE (set by many CI images) would make each of the
+    suite's few hundred Python processes compile FastAPI, SQLAlchemy and the app from source;
+    the suite runs with it dropped and a cache of its own outside the sources."""
+    env = cli.suite_env({"PYTHONDONTWRITEBYTECODE": "1", "PATH": os.environ["PATH"]})
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert env["PYTHONPYCACHEPREFIX"] == str(ROOT / ".cache" / "pycache")
+    assert env["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] == "1"
+    mine = cli.suite_env({"PYTHONPYCACHEPREFIX": "/elsewhere"})  # a cache chosen is kept
+    assert mine["PYTHONPYCACHEPREFIX"] == "/elsewhere"
+
+    # for real: a module imported under that environment is compiled once into the cache
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "probe_module.py").write_text("VALUE = 7\n")
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "cache")
+    subprocess.run([sys.executable, "-c", "import probe_module"], cwd=source, env=env,
+                   check=True)
+    assert list((tmp_path / "cache").rglob("probe_module.*.pyc"))
+    assert not (source / "__pycache__").exists()  # nothing beside the sources
