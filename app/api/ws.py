@@ -50,6 +50,17 @@ def _origin_ok(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == original_host(websocket.headers, websocket.url.path)
 
 
+async def _refuse(websocket: WebSocket, error: dict[str, object], code: int,
+                  reason: str) -> None:
+    """Say why the socket is refused, then close it; a client that has already gone (it
+    may leave before the answer is ready) needs neither, and is no error of the server's."""
+    try:
+        await websocket.send_json(error)
+        await websocket.close(code, reason)
+    except (RuntimeError, WebSocketDisconnect):
+        pass
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     settings = get_settings()
@@ -62,16 +73,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             raise AppError("forbidden", "cross-site WebSocket refused", 403)
         actor = await registry.get(table_id)
     except AppError as exc:
-        await websocket.send_json({"type": "error", "version": 0, **exc.to_json()})
-        await websocket.close(POLICY_VIOLATION, exc.code)
+        await _refuse(websocket, {"type": "error", "version": 0, **exc.to_json()},
+                      POLICY_VIOLATION, exc.code)
         return
     except STORAGE_DOWN:
         # the database (or a cluster's Redis) is down: say so; the page's socket reconnects
         # by itself later
         log.warning("storage unavailable while opening a table socket", exc_info=True)
-        await websocket.send_json({"type": "error", "version": 0,
-                                   **storage_unavailable().to_json()})
-        await websocket.close(TRY_AGAIN_LATER, "storage_unavailable")
+        await _refuse(websocket, {"type": "error", "version": 0,
+                                  **storage_unavailable().to_json()},
+                      TRY_AGAIN_LATER, "storage_unavailable")
         return
 
     async def close(code: int, reason: str) -> None:
