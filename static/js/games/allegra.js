@@ -3,7 +3,7 @@
 // drawn card shown to all, the knock window, round scores) and offers exactly what
 // legal_actions lists. It holds no rules: display positions and their slots come from the
 // view; a click is turned into one of the listed actions or nothing.
-import { handDock } from "../ui/dock.js";
+import { handDock, redrawKeepingFocus } from "../ui/dock.js";
 import { allegraBack, allegraFace } from "../ui/faces/allegra.js";
 import { scoreChart } from "../ui/chart.js";
 
@@ -359,7 +359,7 @@ export function render(root, message, ctx) {
     local.table = message.table.id;
     local.version = message.version;
   }
-  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   tick(ctx);
   const { parts, buttons } = piles(rctx, message);
   const actions = [...buttons, ...actionPanel(rctx, message)];
