@@ -190,7 +190,7 @@ def test_a_knock_is_accepted_through_the_page(shared_server) -> None:
             assert page.locator(".al-ranking li").count() >= 1
             assert page.locator(".al-score-table tbody tr").count() == 2  # round 1 + total
             assert page.locator(".score-chart svg").count() >= 1
-            assert page.locator(".al-last .al-mini-cell").count() == 36  # 3 grids of 12
+            assert page.locator(".al-last .al-mini-cell").count() == 45  # 3 displays of 15
             assert page.locator("svg.ucard.back").count() == 0  # all cards turned up
             assert page.locator("#game button").count() == 0
             check_page(page, phone=i == 1)

@@ -7,7 +7,8 @@
 - The score chart leaves air between its scale's labels and its points: Alebrijes' first
   point (0, at the start) sat on the "0" of the scale. Checked on a finished Alebrijes page
   and on charts shaped like every game's (negative scores, no starting 0, a long last label).
-- Alebrijes' ranking says "1 ronda ganada" / "1 round won", not "1 rondas ganadas"."""
+- Alebrijes' ranking says "1 ronda ganada" / "1 round won", not "1 rondas ganadas", and its
+  chart (running totals) is titled so, not "Puntos por ronda"."""
 
 from __future__ import annotations
 
@@ -208,4 +209,8 @@ def test_a_finished_alebrijes_game_reads_well(shared_server, browser, alebrijes_
     one = "1 ronda ganada" if lang == "es" else "1 round won"
     assert one in ranking, ranking
     assert "1 rondas" not in ranking and "1 rounds" not in ranking, ranking
+    # the chart draws running totals (its last points are the final scores): its title said
+    # "Puntos por ronda" / "Points by round", as if each point were one round's score
+    title = page.inner_text("#game .final figure.score-chart > figcaption")
+    assert ("acumulados" if lang == "es" else "Running totals") in title, title
     page.context.close()

@@ -3,7 +3,7 @@
 // counts, the deck, scores) and offers exactly what legal_actions lists. It holds no rules:
 // the cards you select are turned into one of the listed actions (play, pass, exchange, Ollin
 // discard) or nothing, and a button is only enabled when its action is listed.
-import { handDock } from "../ui/dock.js";
+import { handDock, redrawKeepingFocus } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { alebrijeFace } from "../ui/faces/alebrijes.js";
 
@@ -260,7 +260,7 @@ export function render(root, message, ctx) {
   const ids = new Set(view.hand.map((c) => c.id));
   for (const id of [...local.selected]) if (!ids.has(id)) local.selected.delete(id);
   if (view.current !== message.seat) local.selected.clear();
-  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   root.replaceChildren(...[
     finalSection(rctx, message), statusBar(rctx, message),
     view.phase !== "over" && message.seat !== null ? dock(rctx, message) : null,

@@ -3,7 +3,7 @@
 // drawn card shown to all, the knock window, round scores) and offers exactly what
 // legal_actions lists. It holds no rules: display positions and their slots come from the
 // view; a click is turned into one of the listed actions or nothing.
-import { handDock } from "../ui/dock.js";
+import { handDock, redrawKeepingFocus } from "../ui/dock.js";
 import { allegraBack, allegraFace } from "../ui/faces/allegra.js";
 import { scoreChart } from "../ui/chart.js";
 
@@ -318,10 +318,15 @@ function lastRound(ctx, view) {
   const { el, t } = ctx;
   const last = view.last_round;
   if (!last) return null;
+  const n = last.grids.length;
+  const cell = (v, shared) => el("span", { class: `al-mini-cell${shared ? " shared" : ""}` }, v === null ? "·" : String(v));
+  // the display of 15 the caption adds up: the right column of the player whose display
+  // shares it (the next seat) first, as on the board, then the player's own 3×4 grid
   const grids = last.grids.map((grid, seat) => el("figure", { class: "al-last-grid" },
     el("figcaption", {}, t("allegra.scores.display", { player: who(ctx, seat), n: last.cards[seat] })),
-    el("div", { class: "al-mini" }, grid.map((v, i) => el("span", { class: `al-mini-cell${i % 4 === 3 ? " shared" : ""}` },
-      v === null ? "·" : String(v))))));
+    el("div", { class: "al-mini" }, [0, 1, 2].flatMap((row) => [
+      cell(last.grids[(seat + 1) % n][row * 4 + 3], true),
+      ...grid.slice(row * 4, row * 4 + 4).map((v, col) => cell(v, col === 3))]))));
   // open at the end of the game (there is nothing else left to look at), with its marker
   return el("details", { class: "al-last", open: view.phase === "over", dataset: { focusKey: "last-round" } },
     el("summary", {}, t("allegra.scores.last", { round: last.round })), el("div", { class: "al-last-grids" }, grids));
@@ -354,7 +359,7 @@ export function render(root, message, ctx) {
     local.table = message.table.id;
     local.version = message.version;
   }
-  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   tick(ctx);
   const { parts, buttons } = piles(rctx, message);
   const actions = [...buttons, ...actionPanel(rctx, message)];

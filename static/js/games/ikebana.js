@@ -133,7 +133,8 @@ function pileBlock(ctx, message, player) {
       pile.top ? cardSvg(ctx, pile.top) : emptySlot(caption),
       pile.size > 1 ? el("span", { class: "ik-pile-count", "aria-hidden": "true" }, `×${pile.size}`) : null),
     el("figcaption", {}, el("strong", {}, t("ikebana.label.pile")), el("br"), caption,
-      pile.top && view.phase !== "over" ? el("span", { class: "ik-buy-price" }, el("br"), t("ikebana.label.buy_price", { n: pile.top.number })) : null,
+      // no price on your own pile: you may never buy from it (others see what they would pay)
+      pile.top && view.phase !== "over" && player.seat !== message.seat ? el("span", { class: "ik-buy-price" }, el("br"), t("ikebana.label.buy_price", { n: pile.top.number })) : null,
       note ? el("br") : null, note));
 }
 

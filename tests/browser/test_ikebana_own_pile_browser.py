@@ -1,0 +1,66 @@
+"""Ikebana's discard piles, in Chromium: a pile's top card shows its price ("Precio: 4") to
+those who may buy it, but not to the pile's owner, who never may (rule: "never from your own
+pile"); the owner's pile showed a price as if it were for sale to them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.comfort import (
+    LAPTOP,
+    PHONE,
+    act,
+    connect,
+    load_table,
+    new_table,
+    open_as,
+    run,
+    settle,
+)
+from tests.support.browser import launch_chromium
+from tests.support.client import ApiClient
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+async def reject_then_keep(ws_base: str, players: list[ApiClient], table_id: str) -> None:
+    """Seat 0 (first to act) draws, rejects one card onto its own pile, keeps the next."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for kind in ("draw", "reject", "keep"):
+            await settle(clients)
+            await act(clients[0], {"type": kind})
+        await settle(clients)
+    finally:
+        for c in clients:
+            await c.close()
+
+
+@pytest.fixture(scope="module")
+def table(shared_server) -> tuple[list[ApiClient], str]:
+    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    table_id = new_table(players, "ikebana", start=True)
+    run(reject_then_keep(shared_server.ws_url, players, table_id))
+    return players, table_id
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_only_the_others_see_a_price_on_a_pile(shared_server, browser, table, viewport) -> None:
+    players, table_id = table
+    for seat, lang in ((0, "es"), (1, "en")):
+        context = open_as(browser, shared_server.url, players[seat], viewport, lang)
+        try:
+            page = context.new_page()
+            load_table(page, shared_server.url, table_id)
+            pile = page.locator("#game section[data-seat='0'] figure.ik-pile")
+            assert pile.locator("svg").count() >= 1  # the rejected card lies on top
+            price = pile.locator(".ik-buy-price")
+            assert price.count() == (0 if seat == 0 else 1), (seat, pile.inner_text())
+        finally:
+            context.close()
