@@ -79,3 +79,26 @@ def test_hanabis_final_line_reads_a_score_of_one_as_one(shared_server, browser, 
     }""")
     assert headings == [one, zero]
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("es", "Ana: 1 punto en la ronda 2", "Beto: 2 puntos en la ronda 2"),
+    ("en", "Ana: 1 point in round 2", "Beto: 2 points in round 2")])
+def test_ajolocracias_round_scores_read_a_point_of_one_as_one(shared_server, browser,
+                                                               lang: str, one: str,
+                                                               two: str) -> None:
+    """The log lines Ajolocracia's client writes for a round's scores (eventLines): a seat
+    that scored 1 reads '1 punto', not '1 puntos'."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/ajolocracia")
+    lines = page.evaluate("""async () => {
+      const { t, el } = await import('/static/js/i18n.js');
+      const { eventLines } = await import('/static/js/games/ajolocracia.js');
+      const names = ['Ana', 'Beto'];
+      return eventLines({ t, el, seatName: (s) => names[s] },
+                        { type: 'round_scored', round: 2, scores: [{ total: 1 }, { total: 2 }] });
+    }""")
+    assert lines[1:] == [one, two]
+    context.close()

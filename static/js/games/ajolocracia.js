@@ -433,7 +433,7 @@ export function eventLines(ctx, event) {
     case "last_cards": return event.picks.flatMap((p) => placed(p, "ajolocracia.log.last_card"));
     case "passed": return [t(event.direction === "left" ? "ajolocracia.log.passed_left" : "ajolocracia.log.passed_right")];
     case "round_scored": return [t("ajolocracia.log.round_scored", { round: event.round }),
-      ...event.scores.map((row, seat) => t("ajolocracia.log.round_score", { player: who(seat), points: row.total, round: event.round }))];
+      ...event.scores.map((row, seat) => t("ajolocracia.log.round_score", { player: who(seat), n: row.total, round: event.round }))];
     case "round_started": return [t("ajolocracia.log.round_started", { round: event.round, n: event.hand_size })];
     case "game_over": return [t("ajolocracia.log.values"), t("ajolocracia.log.game_over"),
       t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
