@@ -34,3 +34,25 @@ def test_language_choice_and_fallback() -> None:
     assert pick_language("en", "es") == "en"
     assert translate("en", "name.hello", name="Ana") == "Hello, Ana"
     assert translate("es", "no.such.key") == "no.such.key"
+
+
+def test_a_chart_of_running_totals_is_titled_as_one() -> None:
+    """ui/chart.js draws running totals unless a game asks for ``cumulative: false``; a chart
+    of running totals titled "Points by round" makes a player read each round's points
+    off it (Alebrijes' and Block and Guess's were)."""
+    es, en = catalogue("es"), catalogue("en")
+    charts = []
+    for script in sorted(ROOT.glob("static/js/games/*.js")):
+        source = script.read_text(encoding="utf-8")
+        # Block and Guess's keys start with `${P}`, P = its id (block-and-guess/common.js)
+        prefix = script.stem
+        for call in re.finditer(r"scoreChart\(ctx, \{(.*?)\}\)", source, re.S):
+            title = re.search(r"""title: t\((?:["']([a-z0-9_.-]+)["']|`\$\{P\}([a-z0-9_.]+)`)""",
+                              call.group(1))
+            assert title, f"{script.name}: a chart's title is not a catalogue key"
+            key = title.group(1) or prefix + title.group(2)
+            charts.append((key, "cumulative: false" not in call.group(1)))
+    assert len(charts) >= 5, charts  # every game but Hanabi (one team score) draws one
+    wrong = [key for key, running in charts if running and not (
+        "acumulad" in es[key].lower() and "running" in en[key].lower())]
+    assert not wrong, [(k, es[k], en[k]) for k in wrong]
