@@ -1,6 +1,7 @@
 """Hanabi's captions keep their words whole, in Chromium: with the colour avalanche option
 the sixth firework's caption read "multicolo" / "ur 0" on a 390 px phone in English (the
-word is wider than a phone's 58 px card slot and the caption broke it anywhere)."""
+word is wider than a phone's 58 px card slot and the caption broke it anywhere). And the
+discard pile's last-copy warning speaks of one card as one and of several as several."""
 
 from __future__ import annotations
 
@@ -54,3 +55,31 @@ def test_firework_captions_keep_their_words(shared_server, browser) -> None:
             assert page.evaluate(SPLIT_WORDS) == [], f"{lang} at {width} px"
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             context.close()
+
+
+@pytest.mark.parametrize(("lang", "one", "several"), [
+    ("es", "¡No la descartéis!", "¡No las descartéis!"),
+    ("en", "Don't discard it!", "Don't discard them!")])
+def test_the_last_copy_warning_agrees_with_its_cards(shared_server, browser, lang: str,
+                                                     one: str, several: str) -> None:
+    """The discard pile's warning, drawn by Hanabi's client (discards) from a view where one,
+    then two, still-needed cards have lost all but their last copy: 'red 3, green 4. Don't
+    discard it!' once read as if one card were meant."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    warnings = page.evaluate("""async () => {
+      const { t, el } = await import('/static/js/i18n.js');
+      const { discards } = await import('/static/js/games/hanabi.js');
+      const colors = ['red', 'green', 'black', 'blue', 'yellow'];
+      const copies = Object.fromEntries(colors.map((c) => [c, [3, 2, 2, 2, 1]]));
+      const fireworks = Object.fromEntries(colors.map((c) => [c, 0]));
+      const view = (discard) => ({ colors, copies, fireworks, discard, over: null });
+      return [[{ color: 'red', rank: 3 }],
+              [{ color: 'red', rank: 3 }, { color: 'green', rank: 4 }]].map((discard) =>
+        discards({ t, el }, view(discard)).querySelector('.last-copy-warning').textContent);
+    }""")
+    assert warnings[0].endswith(one) and ", " not in warnings[0], warnings
+    assert warnings[1].endswith(several) and ", " in warnings[1], warnings
+    context.close()
