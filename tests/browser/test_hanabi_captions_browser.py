@@ -7,24 +7,31 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.comfort import load_table, open_as
+from tests.browser.comfort import act, connect, load_table, open_as, run
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
-# every word of every caption on the board, and the words drawn on more than one line
+# the words of every caption on the board drawn on more than one line
 SPLIT_WORDS = """() => {
   const split = [];
   for (const caption of document.querySelectorAll('#game figcaption')) {
     const walker = document.createTreeWalker(caption, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        if (lines.size > 1) split.push(m[0]);
+      // a word may break where its catalogue put a soft hyphen ("multi-" / "colour"),
+      // drawn with its hyphen; each part between those stays on one line
+      for (const m of node.data.matchAll(/[^\\s\\u00ad]+/g)) {
+        // the line of its first letter and of its last (a letter's last box: the hyphen
+        // drawn at a soft hyphen's break comes first, on the line above)
+        const line = (at) => {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 1);
+          const boxes = range.getClientRects();
+          return Math.round(boxes[boxes.length - 1].top);
+        };
+        if (line(m.index) !== line(m.index + m[0].length - 1)) split.push(m[0]);
       }
     }
   }
@@ -56,6 +63,36 @@ def test_firework_captions_keep_their_words(shared_server, browser) -> None:
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             context.close()
 
+
+
+def test_hand_captions_break_multicolour_only_at_its_hyphen(shared_server, browser) -> None:
+    """Ana clues the bot's hand "multicolour": every card of it reads "multicolour" or
+    "not multicolour" under it, a word wider than the 58 px slot of another player's card on
+    a phone. It broke anywhere ("multicolo" / "ur"); the catalogue's soft hyphen lets it
+    break as "multi-" / "colour" and nowhere else."""
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("hanabi", 2, {"multicolor": True, "first_seat": 0})
+    bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
+    assert bot.status_code == 201, bot.text
+    assert ana.start(table["id"]).status_code == 200
+
+    async def clue() -> None:
+        (client,) = await connect(shared_server.ws_url, [ana], table["id"])
+        try:
+            await act(client, {"type": "clue", "target": 1, "color": "multi"})
+        finally:
+            await client.close()
+
+    run(clue())
+    for lang, word in (("es", "multicolor"), ("en", "multicolour")):
+        context = open_as(browser, base, ana, {"width": 390, "height": 844}, lang)
+        page = context.new_page()
+        load_table(page, base, table["id"])
+        captions = page.locator("#game .hands-grid figcaption").all_inner_texts()
+        assert len(captions) == 5 and all(word in c.replace("\u00ad", "") for c in captions)
+        assert page.evaluate(SPLIT_WORDS) == [], lang
+        context.close()
 
 @pytest.mark.parametrize(("lang", "one", "several"), [
     ("es", "¡No la descartéis!", "¡No las descartéis!"),
