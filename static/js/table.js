@@ -199,6 +199,9 @@ function renderSeats() {
     el("h2", {}, t("status." + table.status)),
     el("ul", { class: "seat-list" }, rows),
     life.watchersLine(),
+    // a game without bots (Block and Guess) tells its host why no seat offers one
+    waiting && isHost && !hasBots && table.seats.some((s) => !s.player)
+      ? el("p", { class: "muted", id: "no-bots-note" }, t("table.no_bots")) : null,
     locked && waiting ? el("p", { class: "notice", id: "private-note" }, t("table.private_no_invite")) : null,
     // came by the invite after the start: watching, not seated (said on the name form too)
     invite && mySeat === null && table.status === "playing"

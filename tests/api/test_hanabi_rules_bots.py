@@ -1,9 +1,11 @@
-"""The Hanabi rules page explains the conventions the bots follow, in both languages."""
+"""The Hanabi rules page explains the conventions the bots follow and the verdict of every
+score, in both languages."""
 
 from __future__ import annotations
 
 import httpx
 
+from app.games.hanabi.data import VERDICTS
 from app.i18n import translate
 
 
@@ -16,3 +18,16 @@ def test_rules_page_has_a_playing_with_bots_section(shared_server) -> None:
                     "rules.hanabi.bot_hat"):
             text = translate(lang, key).replace('"', "&#34;")
             assert text in page.text, (lang, key)
+
+
+def test_rules_page_gives_every_score_its_verdict(shared_server) -> None:
+    """The score list once read '25: Legendary', '30: Divine', with 26-29 (possible with the
+    multicolour option, and legendary by the engine's VERDICTS) in no line; each line's range
+    now matches the engine's thresholds, in both languages."""
+    bounds = [low for low, _ in VERDICTS[1:]] + [31]
+    for lang in ("es", "en"):
+        page = httpx.get(f"{shared_server.url}/rules/hanabi", headers={"Accept-Language": lang})
+        for (low, key), high in zip(VERDICTS, bounds, strict=True):
+            span = f"{low}–{high - 1}" if high - 1 > low else f"{low}"
+            text = translate(lang, f"hanabi.verdict.{key}").replace("'", "&#39;")
+            assert f"<li>{span}: {text}</li>" in page.text, (lang, span, key)

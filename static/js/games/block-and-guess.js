@@ -120,9 +120,11 @@ function waitingNotes(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   if (view.phase !== "guess") return null;
-  const notes = view.builds.filter((b) => b.in_play && b.guess === null && !(message.seat !== null && b.guessers.includes(message.seat)))
-    .map((b) => el("p", { class: "card bg-waiting" }, t(`${P}.label.waiting_guess`, { players: b.guessers.map((s) => ctx.seatName(s)).join(", ") }),
-      b.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(b.guessers[0]) })}` : ""));
+  const lines = view.builds.filter((b) => b.in_play && b.guess === null && !(message.seat !== null && b.guessers.includes(message.seat)))
+    .map((b) => t(`${P}.label.waiting_guess`, { players: b.guessers.map((s) => ctx.seatName(s)).join(", ") })
+      + (b.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(b.guessers[0]) })}` : ""));
+  // with 3 players one guesser answers both builds: one line, not the same line twice
+  const notes = [...new Set(lines)].map((line) => el("p", { class: "card bg-waiting" }, line));
   return notes.length ? el("div", {}, notes) : null;
 }
 

@@ -201,7 +201,10 @@ function fireworks(ctx, view) {
     })));
 }
 
-function discards(ctx, view) {
+// The discard pile, and which still-needed cards have only their last copy left (the
+// warning reads "it" for one card, "them" for several). Exported for
+// tests/browser/test_hanabi_captions_browser.py.
+export function discards(ctx, view) {
   const { el, t } = ctx;
   const byColor = view.colors.map((color) => [color, view.discard.filter((c) => c.color === color).sort((a, b) => a.rank - b.rank)]);
   // cards whose only copy left is somewhere in the deck or a hand, and still needed (once
@@ -215,7 +218,7 @@ function discards(ctx, view) {
   }
   return el("section", { class: "card discards", "aria-labelledby": "hanabi-discards" },
     el("h3", { id: "hanabi-discards" }, `${t("hanabi.discard")} (${view.discard.length})`),
-    warnings.length ? el("p", { class: "last-copy-warning" }, el("strong", {}, "! "), t("hanabi.last_copies", { cards: warnings.join(", ") })) : null,
+    warnings.length ? el("p", { class: "last-copy-warning" }, el("strong", {}, "! "), t("hanabi.last_copies", { n: warnings.length, cards: warnings.join(", ") })) : null,
     view.discard.length ? el("div", { class: "discard-rows" }, byColor.filter(([, cards]) => cards.length).map(([color, cards]) =>
       el("div", { class: "discard-row" }, cards.map((c) => cardFace(ctx, c.color, c.rank, {
         marks: isLastCopy(view, c.color, c.rank) ? [lastCopyMark()] : [], className: "small" })))))
