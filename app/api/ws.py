@@ -12,6 +12,7 @@ branch): it gets that seat's view only and its moves are that seat's.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from urllib.parse import urlsplit
 
@@ -50,15 +51,24 @@ def _origin_ok(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == original_host(websocket.headers, websocket.url.path)
 
 
-async def _refuse(websocket: WebSocket, error: dict[str, object], code: int,
-                  reason: str) -> None:
-    """Say why the socket is refused, then close it; a client that has already gone (it
-    may leave before the answer is ready) needs neither, and is no error of the server's."""
+async def _close_quietly(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close the socket; one already closed, or whose client has gone (Starlette raises
+    WebSocketDisconnect, 1006), has nothing to close and is no error of the server's."""
     try:
-        await websocket.send_json(error)
         await websocket.close(code, reason)
     except (RuntimeError, WebSocketDisconnect):
         pass
+
+
+async def _refuse(websocket: WebSocket, error: dict[str, object], code: int,
+                  reason: str) -> None:
+    """Say why the socket is refused, then close it; a client that has already gone (it
+    may leave before the answer is ready) needs neither."""
+    try:
+        await websocket.send_json(error)
+    except (RuntimeError, WebSocketDisconnect):
+        return
+    await _close_quietly(websocket, code, reason)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -85,11 +95,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                       TRY_AGAIN_LATER, "storage_unavailable")
         return
 
-    async def close(code: int, reason: str) -> None:
-        try:
-            await websocket.close(code, reason)
-        except (RuntimeError, WebSocketDisconnect):
-            pass  # already closed, or the client has gone (Starlette: 1006): nothing to close
+    close = functools.partial(_close_quietly, websocket)
 
     # a table screen (?screen=1) holds no seat, whoever opened it: a spectator, never shown
     # a cooperative game's "all hands" view
