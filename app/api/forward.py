@@ -289,9 +289,22 @@ class ForwardMiddleware:
             await response.aclose()
 
 
+async def _tell(send: Send, message: dict[str, Any]) -> bool:
+    """Send ``message`` to the client; False if it has gone. uvicorn raises
+    ``ClientDisconnected`` (an ``OSError``) for a client that has left: nobody to tell is no
+    error of the server's (uncaught, uvicorn logs "Exception in ASGI application" at ERROR)."""
+    try:
+        await send(message)
+    except OSError:
+        return False
+    return True
+
+
 async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: str,
                           table_id: str, cluster: Cluster) -> None:
-    """Connect to the owner's socket for this table and copy frames both ways."""
+    """Connect to the owner's socket for this table and copy frames both ways. The socket to
+    the owner never outlives the client's: the owner would count a client that has gone as
+    still at the table."""
     await receive()  # websocket.connect
     incoming = Headers(scope=scope)
     headers = [(k, v) for k, v in incoming.items() if k.lower() not in WS_SKIP]
@@ -309,10 +322,9 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
                                     ping_interval=None, user_agent_header=None)
     except (OSError, InvalidHandshake, TimeoutError):
         log.warning("cluster: the owner of table %s at %s refused a socket", table_id, target)
-        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
-                    "reason": "table_moving"})
+        await _tell(send, {"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                           "reason": "table_moving"})
         return
-    await send({"type": "websocket.accept"})
 
     counts = cluster.counts
 
@@ -325,11 +337,14 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
             counts["forwarded_frames"] += 1
             await upstream.send(data if data is not None else message.get("bytes") or b"")
 
-    async def owner_to_client() -> tuple[int, str]:
+    async def owner_to_client() -> tuple[int, str] | None:
+        """Copy the owner's frames; then the close the client should get (None: the client
+        has gone, there is nobody to close)."""
         try:
             async for data in upstream:
                 key = "text" if isinstance(data, str) else "bytes"
-                await send({"type": "websocket.send", key: data})
+                if not await _tell(send, {"type": "websocket.send", key: data}):
+                    return None
         except ConnectionClosed:
             pass
         received = upstream.close_code
@@ -339,22 +354,28 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
             return SERVICE_RESTART, "table_moving"
         return received, upstream.close_reason or ""
 
-    to_owner = asyncio.ensure_future(client_to_owner())
-    to_client = asyncio.ensure_future(owner_to_client())
+    to_owner: asyncio.Future[None] | None = None
+    to_client: asyncio.Future[tuple[int, str] | None] | None = None
     try:
+        if not await _tell(send, {"type": "websocket.accept"}):
+            return  # the client left while the owner was being reached
+        to_owner = asyncio.ensure_future(client_to_owner())
+        to_client = asyncio.ensure_future(owner_to_client())
         done, _ = await asyncio.wait({to_owner, to_client}, return_when=asyncio.FIRST_COMPLETED)
         if to_client in done:
-            code, reason = to_client.result()
-            with contextlib.suppress(Exception):
-                await send({"type": "websocket.close", "code": code, "reason": reason})
+            closing = to_client.result()
+            if closing is not None:
+                await _tell(send, {"type": "websocket.close", "code": closing[0],
+                                   "reason": closing[1]})
     except ConnectionClosed:
         pass
     finally:
-        for task in (to_owner, to_client):
+        tasks = [task for task in (to_owner, to_client) if task is not None]
+        for task in tasks:
             task.cancel()
         await upstream.close()
         with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.gather(to_owner, to_client, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, exc: AppError) -> None:
@@ -362,7 +383,8 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, exc: AppError) -> 
     reason (1013: try again later)."""
     if scope["type"] == "websocket":
         await receive()
-        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": exc.code})
+        await _tell(send, {"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                           "reason": exc.code})
         return
     request = Request(scope, receive)
     headers = {"Retry-After": "1"} if exc.status == 503 else None
