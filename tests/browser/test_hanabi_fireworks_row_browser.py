@@ -17,7 +17,8 @@ pytestmark = pytest.mark.browser
 SLOTS = """() => [...document.querySelectorAll('#game .fireworks .slot')].map((slot) => {
   const box = slot.getBoundingClientRect();
   const card = slot.querySelector('svg').getBoundingClientRect();
-  return { top: Math.round(box.top), left: box.left, right: box.right, card: Math.round(card.width) };
+  return { top: Math.round(box.top), left: box.left, right: box.right,
+           card: Math.round(card.width) };
 })"""
 
 
@@ -45,7 +46,8 @@ def test_the_fireworks_keep_one_row(shared_server, browser, multicolor: bool) ->
             assert len(slots) == (6 if multicolor else 5), where
             assert len({s["top"] for s in slots}) == 1, f"{where}: {slots}"
             # side by side without overlapping, every card as wide as the others
-            assert all(a["right"] <= b["left"] for a, b in zip(slots, slots[1:])), where
+            pairs = zip(slots, slots[1:], strict=False)
+            assert all(a["right"] <= b["left"] for a, b in pairs), where
             assert len({s["card"] for s in slots}) == 1, f"{where}: {slots}"
             assert page.evaluate("document.documentElement.scrollWidth") <= width, where
             context.close()
