@@ -14,6 +14,15 @@ const HIGHLIGHT_MS = 5000;
 const flash = { table: null, logLength: -1, ids: new Set(), until: 0, timer: null };
 
 const colorName = (ctx, color) => ctx.t("color." + color);
+// A colour's name in a caption under a card: the catalogue's caption form when it has one,
+// with a soft hyphen where a word wider than a phone's card may break ("multi-" / "colour").
+// Only captions carry it: the log, labels and buttons (what a player reads out or copies)
+// have the plain word.
+const colorCaption = (ctx, color) => {
+  const key = `color.${color}.caption`;
+  const text = ctx.t(key);
+  return text === key ? colorName(ctx, color) : text;
+};
 const cardLabel = (ctx, color, rank) => `${colorName(ctx, color)} ${rank}`;
 
 // a card's face: a firework in its colour (../ui/faces/hanabi.js)
@@ -57,8 +66,8 @@ function knowledgeText(ctx, k) {
 // redundant, so they are left out; negatives are listed compactly ("≠ red, 3").
 function knowledgeCaption(ctx, k) {
   const { t } = ctx;
-  const known = [k.color ? colorName(ctx, k.color) : null, k.rank ? String(k.rank) : null].filter(Boolean);
-  const not = [...(k.color ? [] : k.not_colors.map((c) => colorName(ctx, c))), ...(k.rank ? [] : k.not_ranks.map(String))];
+  const known = [k.color ? colorCaption(ctx, k.color) : null, k.rank ? String(k.rank) : null].filter(Boolean);
+  const not = [...(k.color ? [] : k.not_colors.map((c) => colorCaption(ctx, c))), ...(k.rank ? [] : k.not_ranks.map(String))];
   if (!known.length && !not.length) return t("hanabi.unknown");
   return [known.join(" "), not.length ? `≠ ${not.join(", ")}` : ""].filter(Boolean).join(" · ");
 }
@@ -197,7 +206,7 @@ function fireworks(ctx, view) {
           svg("svg", { class: "ucard hcard empty", viewBox: "0 0 60 84", role: "img", "aria-label": `${colorName(ctx, color)} 0` },
             svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "#fff", stroke: color === "multi" ? "#6b3fa0" : FILL[color], "stroke-width": 3, "stroke-dasharray": "6 4" }),
             symbolShape(color, 18, 30, 24, { fill: color === "multi" ? "#6b3fa0" : FILL[color], stroke: "#1f2230" })),
-        el("figcaption", {}, `${colorName(ctx, color)} ${height}`));
+        el("figcaption", {}, `${colorCaption(ctx, color)} ${height}`));
     })));
 }
 
