@@ -160,3 +160,30 @@ def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang
       .map((n) => n.getAttribute('aria-label') || n.textContent)""")
     assert any(word in n for n in names) and not any("\u00ad" in n for n in names), names
     context.close()
+
+
+def test_no_warning_for_a_card_its_firework_can_no_longer_reach(shared_server, browser) -> None:
+    """All three red 1s discarded: no red card can be played any more, yet the discard pile
+    said 'Only one copy left of: red 3. Don't discard it!' (and marked the red 3s with '!')
+    for a card nobody needs. The warning and the marks keep to cards a firework can reach:
+    a green 3 with the same copies left is still warned of."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": "en", "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    found = page.evaluate("""async () => {
+      const { t, el } = await import('/static/js/i18n.js');
+      const { discards } = await import('/static/js/games/hanabi.js');
+      const colors = ['red', 'green', 'black', 'blue', 'yellow'];
+      const copies = Object.fromEntries(colors.map((c) => [c, [3, 2, 2, 2, 1]]));
+      const fireworks = Object.fromEntries(colors.map((c) => [c, 0]));
+      const discard = [1, 1, 1, 3].map((rank) => ({ color: 'red', rank }))
+        .concat([{ color: 'green', rank: 3 }]);
+      const node = discards({ t, el }, { colors, copies, fireworks, discard, over: null });
+      const rows = [...node.querySelectorAll('.discard-row')];
+      return { warning: node.querySelector('.last-copy-warning')?.textContent ?? '',
+               marks: rows.map((row) => row.querySelectorAll('.last-copy').length) };
+    }""")
+    assert "green 3" in found["warning"] and "red" not in found["warning"], found
+    assert found["marks"] == [0, 1], found  # the red row (1, 1, 1, 3), the green row (3)
+    context.close()

@@ -77,7 +77,13 @@ function copiesLeft(view, color, rank) {
   const total = view.copies[color][rank - 1];
   return total - view.discard.filter((c) => c.color === color && c.rank === rank).length;
 }
-const stillNeeded = (view, color, rank) => view.fireworks[color] < rank;
+// a card is still needed while its firework can yet reach it: not played yet, and every
+// number between the firework and it has a copy left (once the three red 1s are discarded
+// no red card can be played, and a red 3 is no card to save)
+const stillNeeded = (view, color, rank) => {
+  for (let r = view.fireworks[color] + 1; r < rank; r++) if (copiesLeft(view, color, r) === 0) return false;
+  return view.fireworks[color] < rank;
+};
 const isLastCopy = (view, color, rank) => stillNeeded(view, color, rank) && copiesLeft(view, color, rank) === 1;
 
 function lastCopyMark() {
