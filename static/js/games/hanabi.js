@@ -147,7 +147,10 @@ function otherHand(ctx, message, seat) {
     el("h3", {}, title),
     el("div", { class: "cards" }, view.hands[seat].map((c, i) => slotFigure(ctx, view, c, i, { mine: false }))),
     clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
-      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons) : null);
+      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons)
+      // your turn without a clue token: say why the clue buttons are gone
+      : view.turn === message.seat && !view.over && view.clues === 0
+        ? el("p", { class: "clues muted no-clues" }, t("hanabi.no_clues_left")) : null);
 }
 
 function noteEditor(ctx, message, cardId, index) {
