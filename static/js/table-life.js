@@ -8,6 +8,7 @@ import { historyLines } from "./journal.js";
 import { markersFor, merge, platformLine } from "./life-log.js";
 
 const $ = (id) => document.getElementById(id);
+const JUST_LEFT_SECONDS = 5; // under this a seat away "has just left"
 
 export function createLife({ tableId, me, seatName, showError, errorText, renderer }) {
   let last = null;
@@ -23,9 +24,12 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     const s = Math.max(0, Math.ceil(seconds));
     return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s} s`;
   };
-  const awayText = (seconds) => (seconds < 60
-    ? t("life.away_seconds", { n: Math.floor(seconds) })
-    : t("life.away_minutes", { n: Math.floor(seconds / 60) }));
+  // a seat that has just left reads so ("away for 0 s" read like a fault); after that the
+  // duration counts up, every second, from what the last message said
+  const awayText = (seconds) => (seconds < JUST_LEFT_SECONDS ? t("life.away_just_left")
+    : seconds < 60 ? t("life.away_seconds", { n: Math.floor(seconds) })
+      : seconds < 3600 ? t("life.away_minutes", { n: Math.floor(seconds / 60) })
+        : t("life.away_hours", { n: Math.floor(seconds / 3600) }));
   const proposalName = (name) => t(`vote.proposal.${name}`);
 
   async function post(path, body) {

@@ -120,3 +120,70 @@ def test_the_last_copy_warning_agrees_with_its_cards(shared_server, browser, lan
     assert warnings[0].endswith(one) and ", " not in warnings[0], warnings
     assert warnings[1].endswith(several) and ", " in warnings[1], warnings
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "word"), [("es", "multicolor"), ("en", "multicolour")])
+def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang: str,
+                                                    word: str) -> None:
+    """The caption's soft hyphen (U+00AD) was in the catalogue's colour name itself, so it
+    travelled into the log: a player who copied "Ana clues Bot 1: multicolour..." pasted an
+    invisible character in the middle of the word. The log, and what a selection of it
+    copies, have the plain word; the captions keep their break (the tests above)."""
+    base = shared_server.url
+    ana = ApiClient(base, "Ana")
+    table = ana.create_table("hanabi", 2, {"multicolor": True, "first_seat": 0})
+    bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
+    assert bot.status_code == 201, bot.text
+    assert ana.start(table["id"]).status_code == 200
+
+    async def clue() -> None:
+        (client,) = await connect(shared_server.ws_url, [ana], table["id"])
+        try:
+            await act(client, {"type": "clue", "target": 1, "color": "multi"})
+        finally:
+            await client.close()
+
+    run(clue())
+    context = open_as(browser, base, ana, {"width": 390, "height": 844}, lang)
+    page = context.new_page()
+    load_table(page, base, table["id"])
+    first = page.locator("#log li").first.text_content() or ""
+    assert word in first, first
+    copied = page.evaluate("""() => {
+      const selection = window.getSelection();
+      selection.selectAllChildren(document.getElementById('log'));
+      return selection.toString();
+    }""")
+    assert word in copied and "\u00ad" not in copied, repr(copied)
+    # the clue buttons and the cards' names read the plain word too
+    names = page.evaluate("""() => [...document.querySelectorAll('#game [aria-label], #game .clue')]
+      .map((n) => n.getAttribute('aria-label') || n.textContent)""")
+    assert any(word in n for n in names) and not any("\u00ad" in n for n in names), names
+    context.close()
+
+
+def test_no_warning_for_a_card_its_firework_can_no_longer_reach(shared_server, browser) -> None:
+    """All three red 1s discarded: no red card can be played any more, yet the discard pile
+    said 'Only one copy left of: red 3. Don't discard it!' (and marked the red 3s with '!')
+    for a card nobody needs. The warning and the marks keep to cards a firework can reach:
+    a green 3 with the same copies left is still warned of."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": "en", "url": shared_server.url}])
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    found = page.evaluate("""async () => {
+      const { t, el } = await import('/static/js/i18n.js');
+      const { discards } = await import('/static/js/games/hanabi.js');
+      const colors = ['red', 'green', 'black', 'blue', 'yellow'];
+      const copies = Object.fromEntries(colors.map((c) => [c, [3, 2, 2, 2, 1]]));
+      const fireworks = Object.fromEntries(colors.map((c) => [c, 0]));
+      const discard = [1, 1, 1, 3].map((rank) => ({ color: 'red', rank }))
+        .concat([{ color: 'green', rank: 3 }]);
+      const node = discards({ t, el }, { colors, copies, fireworks, discard, over: null });
+      const rows = [...node.querySelectorAll('.discard-row')];
+      return { warning: node.querySelector('.last-copy-warning')?.textContent ?? '',
+               marks: rows.map((row) => row.querySelectorAll('.last-copy').length) };
+    }""")
+    assert "green 3" in found["warning"] and "red" not in found["warning"], found
+    assert found["marks"] == [0, 1], found  # the red row (1, 1, 1, 3), the green row (3)
+    context.close()

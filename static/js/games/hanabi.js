@@ -14,6 +14,15 @@ const HIGHLIGHT_MS = 5000;
 const flash = { table: null, logLength: -1, ids: new Set(), until: 0, timer: null };
 
 const colorName = (ctx, color) => ctx.t("color." + color);
+// A colour's name in a caption under a card: the catalogue's caption form when it has one,
+// with a soft hyphen where a word wider than a phone's card may break ("multi-" / "colour").
+// Only captions carry it: the log, labels and buttons (what a player reads out or copies)
+// have the plain word.
+const colorCaption = (ctx, color) => {
+  const key = `color.${color}.caption`;
+  const text = ctx.t(key);
+  return text === key ? colorName(ctx, color) : text;
+};
 const cardLabel = (ctx, color, rank) => `${colorName(ctx, color)} ${rank}`;
 
 // a card's face: a firework in its colour (../ui/faces/hanabi.js)
@@ -57,8 +66,8 @@ function knowledgeText(ctx, k) {
 // redundant, so they are left out; negatives are listed compactly ("≠ red, 3").
 function knowledgeCaption(ctx, k) {
   const { t } = ctx;
-  const known = [k.color ? colorName(ctx, k.color) : null, k.rank ? String(k.rank) : null].filter(Boolean);
-  const not = [...(k.color ? [] : k.not_colors.map((c) => colorName(ctx, c))), ...(k.rank ? [] : k.not_ranks.map(String))];
+  const known = [k.color ? colorCaption(ctx, k.color) : null, k.rank ? String(k.rank) : null].filter(Boolean);
+  const not = [...(k.color ? [] : k.not_colors.map((c) => colorCaption(ctx, c))), ...(k.rank ? [] : k.not_ranks.map(String))];
   if (!known.length && !not.length) return t("hanabi.unknown");
   return [known.join(" "), not.length ? `≠ ${not.join(", ")}` : ""].filter(Boolean).join(" · ");
 }
@@ -68,7 +77,13 @@ function copiesLeft(view, color, rank) {
   const total = view.copies[color][rank - 1];
   return total - view.discard.filter((c) => c.color === color && c.rank === rank).length;
 }
-const stillNeeded = (view, color, rank) => view.fireworks[color] < rank;
+// a card is still needed while its firework can yet reach it: not played yet, and every
+// number between the firework and it has a copy left (once the three red 1s are discarded
+// no red card can be played, and a red 3 is no card to save)
+const stillNeeded = (view, color, rank) => {
+  for (let r = view.fireworks[color] + 1; r < rank; r++) if (copiesLeft(view, color, r) === 0) return false;
+  return view.fireworks[color] < rank;
+};
 const isLastCopy = (view, color, rank) => stillNeeded(view, color, rank) && copiesLeft(view, color, rank) === 1;
 
 function lastCopyMark() {
@@ -132,7 +147,10 @@ function otherHand(ctx, message, seat) {
     el("h3", {}, title),
     el("div", { class: "cards" }, view.hands[seat].map((c, i) => slotFigure(ctx, view, c, i, { mine: false }))),
     clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
-      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons) : null);
+      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons)
+      // your turn without a clue token: say why the clue buttons are gone
+      : view.turn === message.seat && !view.over && view.clues === 0
+        ? el("p", { class: "clues muted no-clues" }, t("hanabi.no_clues_left")) : null);
 }
 
 function noteEditor(ctx, message, cardId, index) {
@@ -197,7 +215,7 @@ function fireworks(ctx, view) {
           svg("svg", { class: "ucard hcard empty", viewBox: "0 0 60 84", role: "img", "aria-label": `${colorName(ctx, color)} 0` },
             svg("rect", { x: 2, y: 2, width: 56, height: 80, rx: 7, fill: "#fff", stroke: color === "multi" ? "#6b3fa0" : FILL[color], "stroke-width": 3, "stroke-dasharray": "6 4" }),
             symbolShape(color, 18, 30, 24, { fill: color === "multi" ? "#6b3fa0" : FILL[color], stroke: "#1f2230" })),
-        el("figcaption", {}, `${colorName(ctx, color)} ${height}`));
+        el("figcaption", {}, `${colorCaption(ctx, color)} ${height}`));
     })));
 }
 
