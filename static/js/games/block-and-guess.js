@@ -10,7 +10,7 @@
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { bench, redrawDrag } from "./block-and-guess/bench.js";
-import { blockName, blockThumb, boardSvg, frame, showMoving } from "./block-and-guess/board.js";
+import { blockName, blockThumb, boardSvg, frame, liveFrame, showMoving } from "./block-and-guess/board.js";
 import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who } from "./block-and-guess/common.js";
 import { guessBox, questionBox } from "./block-and-guess/guess.js";
 
@@ -95,8 +95,9 @@ function buildStatus(ctx, view, build) {
   return lines.length ? el("p", { class: "bg-build-status" }, lines.join(" · ")) : null;
 }
 
-// Everyone's builds (the builder's own is on the workbench while they build): live while
-// building, fitted to their blocks afterwards so that they read large.
+// Everyone's builds (the builder's own is on the workbench while they build): while being
+// built, framed as the builder sees theirs (liveFrame: the same scale on every board);
+// fitted to their blocks afterwards so that they read large.
 function buildsSection(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
@@ -108,7 +109,7 @@ function buildsSection(ctx, message) {
   return el("div", { class: "bg-builds" }, order.map((build) => {
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
     const live = view.phase === "build" && build.in_play && !build.submitted;
-    const board = boardSvg(ctx, view, build, { label: title, frame: live ? null : frame(view, build, { fit: true }) });
+    const board = boardSvg(ctx, view, build, { label: title, frame: live ? liveFrame(view, build) : frame(view, build, { fit: true }) });
     return el("section", { class: "card bg-build", dataset: { builder: String(build.builder) } },
       el("h2", {}, title), buildStatus(ctx, view, build), board,
       live && build.held.length && !build.valid ? el("p", { class: "bg-building-note muted" },
