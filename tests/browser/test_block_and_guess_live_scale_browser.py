@@ -51,7 +51,8 @@ SCALE = """(b) => {
   const board = document.getElementById(`bg-board-${b}`);
   const block = board.querySelector('.bg-world > [data-block] .bg-face');
   const units = block.getBBox().width;
-  return { perUnit: block.getBoundingClientRect().width / units, viewBox: board.getAttribute('viewBox') };
+  return { perUnit: block.getBoundingClientRect().width / units,
+           viewBox: board.getAttribute('viewBox') };
 }"""
 
 
