@@ -36,7 +36,9 @@ export function scoreChart(ctx, { title, names, rounds, cumulative = true, label
     const x = (i) => L + P + (i * (W - L - R - 2 * P)) / Math.max(1, points.length - 1);
     const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
     const grid = [];
-    const step = niceStep((hi - lo) / 4);
+    // whole points are never split into halves on the scale ("0.5", "1.5" for a game at 2)
+    const whole = all.every(Number.isInteger);
+    const step = whole ? Math.max(1, niceStep((hi - lo) / 4)) : niceStep((hi - lo) / 4);
     for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
       grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#888" : "#ddd" }),
         svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#444" }, String(Math.round(v * 10) / 10)));
