@@ -216,12 +216,14 @@ function fitBoard() {
   const style = getComputedStyle(frame);
   const availW = frame.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const availH = frame.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-  const cap = MAX_ZOOM * unit();
+  // (never under 1: on a phone-sized screen the board may be drawn as on the phone's page)
+  const cap = Math.max(1, MAX_ZOOM * unit());
   // what should grow the most: by default everything alike (the largest zoom wins); a game
   // whose drawing widens with the layout (Block and Guess's builds) names it, and the width
   // that shows it largest wins, its type kept readable
   const target = board && board.fitTarget && last ? board.fitTarget(last) : null;
   root.style.zoom = "1";
+  root.style.removeProperty("--chart-height");
   const tried = new Map();
   const attempt = (width) => {
     width = Math.round(width);
@@ -246,12 +248,15 @@ function fitBoard() {
     // within 0.5 % the narrower stays: a board that reaches the cap at several widths keeps
     // its most compact shape
     const better = (a, b) => (a.readable !== b.readable ? a.readable : a.score > b.score * 1.005);
-    for (const width of SWEEP) { const r = attempt(width); if (!best || better(r, best)) best = r; }
+    // a frame narrower than the narrowest layout (a phone) also tries the board at its own
+    // width, unzoomed, as the game's page lays it out there
+    const sweep = availW < SWEEP[0] ? [Math.floor(availW), ...SWEEP] : SWEEP;
+    for (const width of sweep) { const r = attempt(width); if (!best || better(r, best)) best = r; }
     // between the best width and its neighbours the best may lie: halve the steps
     let step = Math.max(40, best.width * 0.07);
     for (let i = 0; i < REFINE; i += 1) {
       for (const width of [best.width - step, best.width + step]) {
-        if (width < SWEEP[0] || width > SWEEP[SWEEP.length - 1]) continue;
+        if (width < sweep[0] || width > SWEEP[SWEEP.length - 1]) continue;
         const r = attempt(width);
         if (better(r, best)) best = r;
       }
@@ -271,11 +276,28 @@ function fitBoard() {
     root.style.zoom = String(zoom);
     shown = root.getBoundingClientRect();
   }
+  shown = fillWithChart(root, zoom, availW, availH) || shown;
   app.dataset.zoom = String(zoom);
   // whether all of it shows (the tests check; a board too tall even at the smallest zoom
   // would be cut at the bottom)
   app.dataset.fits = shown.height <= availH + 2 && shown.width <= availW + 2 ? "true" : "false";
 }
+
+// The end's summary chart takes the room the summary leaves in the frame at the zoom found:
+// the frame's whole width, and the height left under the summary (no more than 3/4 of its
+// width). Returns what shows then (null: no chart at the end).
+function fillWithChart(root, zoom, availW, availH) {
+  const chart = root.querySelector(".score-chart-svg");
+  if (!chart || !last || last.table.status !== "finished") return null;
+  root.style.width = `${Math.floor(availW / zoom)}px`;
+  const spare = (availH - root.getBoundingClientRect().height) / zoom;
+  const width = chart.getBoundingClientRect().width / zoom;
+  const height = Math.min(CHART_HEIGHT + spare - 2, width * 0.75);
+  if (height > CHART_HEIGHT) root.style.setProperty("--chart-height", `${Math.floor(height)}px`);
+  return root.getBoundingClientRect();
+}
+const CHART_HEIGHT = 190; // ui/chart.js's own height, in the board's pixels
+
 window.addEventListener("resize", () => { if (last) renderLog(); fitBoard(); });
 
 // Drawing and fitting a board takes a few layouts: when messages come faster than frames (a

@@ -10,8 +10,8 @@
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { bench, redrawDrag } from "./block-and-guess/bench.js";
-import { blockName, blockThumb, boardSvg, frame, showMoving } from "./block-and-guess/board.js";
-import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who } from "./block-and-guess/common.js";
+import { blockName, blockThumb, boardSvg, frame, liveFrame, showMoving } from "./block-and-guess/board.js";
+import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who, wrongGuesses } from "./block-and-guess/common.js";
 import { guessBox, questionBox } from "./block-and-guess/guess.js";
 
 
@@ -83,20 +83,25 @@ function draftSection(ctx, message) {
   return el("section", { class: "card bg-draft" }, ...parts);
 }
 
+// What a build's card says under its title, one fact a line (how it went in words, with its
+// points; the wrong guesses, "guess" or "guesses" as their count asks); nothing for what
+// has not happened.
 function buildStatus(ctx, view, build) {
   const { el, t } = ctx;
   const lines = [];
+  if (build.target !== null && build.result) lines.push(t(`${P}.label.was_building`, { object: objectLabel(view, build.target) }));
   if (build.result) lines.push(t(`${P}.label.result.${build.result}`));
   else if (view.phase === "guess" && build.guess !== null) lines.push(t(`${P}.label.answered`, { object: objectLabel(view, build.guess) }));
   else if (build.submitted) lines.push(t(`${P}.label.submitted`));
   else if (view.phase === "build" && build.in_play) lines.push(t(`${P}.label.building`));
-  if (build.wrong.length) lines.push(t(`${P}.label.wrong_before`, { objects: build.wrong.map((n) => objectLabel(view, n)).join(", ") }));
-  if (build.target !== null && build.result) lines.push(objectLabel(view, build.target));
-  return lines.length ? el("p", { class: "bg-build-status" }, lines.join(" · ")) : null;
+  const items = lines.map((line) => el("li", {}, line));
+  if (build.wrong.length) items.push(el("li", { class: "bg-wrongs" }, wrongGuesses(ctx, view, build)));
+  return items.length ? el("ul", { class: "bg-build-status" }, items) : null;
 }
 
-// Everyone's builds (the builder's own is on the workbench while they build): live while
-// building, fitted to their blocks afterwards so that they read large.
+// Everyone's builds (the builder's own is on the workbench while they build): while being
+// built, framed as the builder sees theirs (liveFrame: the same scale on every board);
+// fitted to their blocks afterwards so that they read large.
 function buildsSection(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
@@ -108,7 +113,7 @@ function buildsSection(ctx, message) {
   return el("div", { class: "bg-builds" }, order.map((build) => {
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
     const live = view.phase === "build" && build.in_play && !build.submitted;
-    const board = boardSvg(ctx, view, build, { label: title, frame: live ? null : frame(view, build, { fit: true }) });
+    const board = boardSvg(ctx, view, build, { label: title, frame: live ? liveFrame(view, build) : frame(view, build, { fit: true }) });
     return el("section", { class: "card bg-build", dataset: { builder: String(build.builder) } },
       el("h2", {}, title), buildStatus(ctx, view, build), board,
       live && build.held.length && !build.valid ? el("p", { class: "bg-building-note muted" },
@@ -135,8 +140,10 @@ function resultsSection(ctx, view) {
     el("h2", {}, t(`${P}.label.results`)),
     el("ol", {}, view.results.map((r) => el("li", {},
       el("strong", {}, `${r.round > view.rounds ? t(`${P}.label.tiebreak`, { round: r.round }) : t(`${P}.label.round`, { round: r.round, total: view.rounds })} · ${t(`${P}.card.title`, { n: r.card })}`),
+      // the build, then how it went on a line of its own
       el("ul", {}, r.builds.map((b) => el("li", {},
-        `${t(`${P}.label.board_of`, { player: ctx.seatName(b.builder) })}: ${b.target}. ${named(b.name)} — ${t(`${P}.label.result.${b.result}`)}`)))))));
+        el("span", {}, `${t(`${P}.label.board_of`, { player: ctx.seatName(b.builder) })}: ${b.target}. ${named(b.name)}`),
+        el("span", { class: "bg-result" }, t(`${P}.label.result.${b.result}`)))))))));
 }
 
 function finalSection(ctx, message) {

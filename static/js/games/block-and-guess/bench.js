@@ -5,7 +5,7 @@
 // chosen block to the nearest such spot; a drag snaps into contact; the keyboard moves in
 // fine and coarse steps. The reason a build is not valid is written at the block it concerns.
 import { handDock } from "../../ui/dock.js";
-import { blockName, blockThumb, boardPoint, boardSvg, frame, frameCentre, showMoving } from "./board.js";
+import { DEFAULT_ZOOM, blockName, blockThumb, boardPoint, boardSvg, frameCentre, liveFrame, showMoving } from "./board.js";
 import { P, clamp, isBuilding, myBuild, objectLabel, round2, ui } from "./common.js";
 import { worldOf } from "./geometry.js";
 import { nearestSpot, snap } from "./place.js";
@@ -16,10 +16,7 @@ const FINE = 1; // board units per arrow key
 const COARSE = 10; // ... with Shift
 const SNAP = 8; // board units within which a dragged block snaps into contact
 const SEND_EVERY_MS = 100;
-const ZOOMS = [1, 1.5, 2, 3, 4];
-// twice as close as the whole board: a long plank is a finger wide on a phone; the frame
-// widens by itself to keep the whole build in view
-const DEFAULT_ZOOM = 2;
+const ZOOMS = [1, 1.5, 2, 3, 4]; // DEFAULT_ZOOM (board.js) among them
 const COLOURS = ["natural", "red", "blue", "yellow", "green"];
 
 const placements = (build) => build.placed.map((p) => ({ ...p }));
@@ -137,8 +134,7 @@ export function bench(ctx, message) {
     for (const b of r.blocks) if (!later.has(r.code)) problems.set(b, [...(problems.get(b) || []), t(`${P}.reason_short.${r.code}`)]);
   }
   // eyes closed (card 11): the frame does not follow the build either
-  const box = frame(view, mode === "hidden" ? { ...mine, placed: [] } : mine,
-    { zoom: ui.zoom, centre: mode === "half" ? view.board.w / 4 : null });
+  const box = liveFrame(view, mode === "hidden" ? { ...mine, placed: [] } : mine, ui.zoom);
   const board = boardSvg(ctx, view, mine, {
     label: t(`${P}.label.your_board`), mine: true, mode, hideBlocks: mode === "hidden",
     selected: ui.selected, frame: box, problems: mode === "hidden" ? new Map() : problems,

@@ -12,6 +12,9 @@ const SYMBOL = { natural: "bar", red: "red", blue: "blue", yellow: "yellow", gre
 const GROUND = 14; // board units shown under the ground line
 const MARGIN = 24; // board units kept around a build in a fitted frame
 const HIT = 16; // screen pixels of extra grab area around the builder's blocks, at any zoom
+// a build being made is shown twice as close as the whole board: a long plank is a finger
+// wide on a phone; the frame widens by itself to keep the whole build in view
+export const DEFAULT_ZOOM = 2;
 
 export function blockName(ctx, type) {
   return ctx.t("block-and-guess.block.named", {
@@ -64,6 +67,15 @@ export function frame(view, build, { zoom = 1, fit = false, centre = null } = {}
   const cx = boxes.length ? (x0 + x1) / 2 : (centre ?? W / 2);
   const x = Math.min(Math.max(cx - w / 2, 0), W - w);
   return { x, y: H + GROUND - h, w, h };
+}
+
+// A build being made, framed as its builder first sees it (DEFAULT_ZOOM, or the builder's
+// own zoom on their workbench): every other player's board shows the same part of the
+// world, so the blocks are drawn there at the builder's scale, not as specks on the whole
+// board. Under card 3 an empty board is centred on the half the builder can see.
+export function liveFrame(view, build, zoom = DEFAULT_ZOOM) {
+  const half = view.construction && view.construction.mode === "half";
+  return frame(view, build, { zoom, centre: half ? view.board.w / 4 : null });
 }
 
 // The board of one build. options: {label, mine, mode, hideBlocks, selected, frame,

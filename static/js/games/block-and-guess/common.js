@@ -22,6 +22,11 @@ export function objectLabel(view, n) {
   return card ? `${n}. ${named(card.objects[n - 1])}` : String(n);
 }
 
+// "Wrong guess: 3. piano" / "Wrong guesses: 3. piano, 5. ladder"
+export function wrongGuesses(ctx, view, build) {
+  return ctx.t(`${P}.label.wrong_guesses`, { n: build.wrong.length, objects: build.wrong.map((n) => objectLabel(view, n)).join(", ") });
+}
+
 export function teamLabel(ctx, view, team) {
   const names = view.teams[team].map((s) => ctx.seatName(s)).join(", ");
   return view.solo ? names : `${ctx.t(`${P}.label.team`, { n: team + 1 })} (${names})`;

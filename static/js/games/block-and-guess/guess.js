@@ -5,7 +5,7 @@
 import { svg } from "../../svg.js";
 import { handDock } from "../../ui/dock.js";
 import { boardSvg, frame } from "./board.js";
-import { P, button, named, objectLabel, toGuess, ui, who } from "./common.js";
+import { P, button, named, objectLabel, toGuess, ui, who, wrongGuesses } from "./common.js";
 
 // "propose to my team": a speech bubble drawn here (an emoji may be missing from the font)
 function bubble() {
@@ -48,7 +48,7 @@ export function guessBox(ctx, message) {
     switcher,
     el("div", { class: "bg-guess-grid" },
       el("div", { class: "bg-guess-stage" }, board,
-        build.wrong.length ? el("p", { class: "bg-wrong muted" }, t(`${P}.label.wrong_before`, { objects: build.wrong.map((n) => objectLabel(view, n)).join(", ") })) : null),
+        build.wrong.length ? el("p", { class: "bg-wrong muted" }, wrongGuesses(ctx, view, build)) : null),
       el("div", { class: "bg-choices" },
         several ? el("p", { class: "muted bg-agree" }, t(`${P}.label.agreement`)) : null,
         proposals.length ? el("div", { class: "bg-proposals" }, el("strong", {}, t(`${P}.label.proposals`)),

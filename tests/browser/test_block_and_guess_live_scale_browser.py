@@ -1,0 +1,81 @@
+"""Block and Guess in Chromium: a build being made is drawn on the other players' boards at
+the builder's scale. The builder's own board is zoomed in twice on the build; the others'
+boards showed the whole 640-unit board, so the same blocks were half as large on a phone and
+a third as large on a laptop (two boards side by side). Now every board shows the part of
+the world the builder's shows (the same viewBox), and at 390 px and 1280 px a placed block is
+drawn at least 0.6 times as many screen pixels per board unit on a watcher's board as on the
+builder's (0.97 and 0.70 measured; 0.48 and 0.35 before)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table
+from tests.browser.comfort import act, connect, run, settle
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+async def to_building(ws_base: str, players: list[Any], table_id: str) -> dict:
+    """Drafts through the API until someone builds, then that builder places two blocks."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        while True:
+            state = await settle(clients)
+            if state["view"]["phase"] == "build":
+                break
+            mover = next(c for c in clients if c.state["seat"] in c.state["to_act"]
+                         and c.state["legal_actions"])
+            await act(mover, mover.state["legal_actions"][0])
+        builder = next(c for c in clients if c.state["seat"] in c.state["to_act"])
+        for _ in range(2):
+            place = next(a for a in builder.state["legal_actions"] if a["type"] == "place")
+            await act(builder, place)
+        return await settle(clients)
+    finally:
+        for c in clients:
+            await c.close()
+
+
+# one placed block's width on screen over its width in board units, and the board's viewBox
+SCALE = """(b) => {
+  const board = document.getElementById(`bg-board-${b}`);
+  const block = board.querySelector('.bg-world > [data-block] .bg-face');
+  const units = block.getBBox().width;
+  return { perUnit: block.getBoundingClientRect().width / units,
+           viewBox: board.getAttribute('viewBox') };
+}"""
+
+
+def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> None:
+    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(to_building(shared_server.ws_url, players, table_id))
+    live = [b for b in state["view"]["builds"] if b["placed"]]
+    assert live, state["view"]["builds"]
+    builder = live[0]["builder"]
+    others = [s for s in range(4) if s != builder]
+    for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
+        pages = [open_seat(browser, shared_server.url, players[s], table_id, viewport, lang)
+                 for s in [builder, *others]]
+        try:
+            own = pages[0].evaluate(SCALE, builder)
+            for page in pages[1:]:
+                seen = page.evaluate(SCALE, builder)
+                assert seen["viewBox"] == own["viewBox"], (viewport, seen, own)
+                assert seen["perUnit"] >= 0.6 * own["perUnit"], (viewport, seen, own)
+                assert not page.errors, page.errors
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            pages[1].screenshot(path=str(ARTIFACTS / f"live-scale-{viewport['width']}.png"),
+                                full_page=True)
+        finally:
+            for page in pages:
+                page.context.close()
