@@ -16,6 +16,7 @@ const match = JSON.parse(document.getElementById("replay-data").textContent);
 const $ = (id) => document.getElementById(id);
 
 let renderer = null;
+let genericRenderer = false; // a game with no client of its own: its lines are raw events
 let point = "spectator";
 let replay = null; // {steps, chat, outcome} for the current point of view
 let step = 0;
@@ -42,6 +43,22 @@ function actionLabel(entry) {
   const what = window.I18N[key] ? t(key) : String(type);
   const who = entry.seat >= 0 ? seatName(entry.seat) : t("replay.platform");
   return t("replay.step_line", { n: entry.step, name: who, action: what });
+}
+
+// a step in the list of moves: the first line the log makes of it, as this point of view
+// may know it (a game's stepLines, else its eventLines), whole in the title when it makes
+// several; the action's name when the game's log says nothing of it. ``shown``: a state of
+// the game (what a game's lines name from its view, e.g. Block and Guess's block types)
+function stepLabel(entry, shown) {
+  const events = entry.events || [];
+  let lines = [];
+  if (renderer && renderer.stepLines) lines = renderer.stepLines(ctx, events);
+  else if (renderer && renderer.eventLines && !genericRenderer) {
+    lines = events.flatMap((event) => renderer.eventLines(ctx, event, shown));
+  }
+  if (!lines.length) return { text: actionLabel(entry), title: null };
+  return { text: t("replay.step_text", { n: entry.step, text: lines[0] }),
+    title: lines.length > 1 ? lines.join("\n") : null };
 }
 
 function history(upTo) {
@@ -178,12 +195,14 @@ async function go(n) {
   } catch (error) { showError(error); }
 }
 
-function renderActions() {
+function renderActions(shown) {
   const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) }, t("replay.setup")));
-  $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) =>
-    el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, onclick: () => go(entry.step) },
-      actionLabel(entry),
-      entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null))));
+  $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) => {
+    const label = stepLabel(entry, shown);
+    return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, title: label.title, onclick: () => go(entry.step) },
+      label.text,
+      entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null));
+  }));
 }
 
 function renderChat() {
@@ -220,14 +239,17 @@ async function load() {
   } catch (error) { if (asked === loads) showError(error); return; }
   if (asked !== loads) return;
   replay = data;
-  renderActions();
+  let shown = null; // the view of the step on show, for the names the list's lines use
+  try { shown = { view: await viewAt(Math.min(step, data.steps.length)) }; } catch (error) { /* go() says why */ }
+  if (asked !== loads) return;
+  renderActions(shown);
   renderChat();
   renderResult();
   await go(step);
 }
 
 try { renderer = await import(`./games/${game}.js`); }
-catch (error) { renderer = await import("./games/generic.js"); }
+catch (error) { renderer = await import("./games/generic.js"); genericRenderer = true; }
 
 if ($("branch-play")) {
   $("branch-play").addEventListener("click", () => branchHere(false));

@@ -334,17 +334,27 @@ function slotList(ctx, slots) {
   return ctx.t(slots.length === 1 ? "hanabi.log.slot" : "hanabi.log.slots", { slots: list });
 }
 
-export function logLines(message, ctx) {
-  if (!message.view) return [];
+// one log entry (or the event of the same shape a move sends) as the log reads it
+function entryLine(ctx, e) {
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
   const card = (c) => cardLabel(ctx, c.color, c.rank);
-  return message.view.log.map((e) => {
-    if (e.type === "clue") {
-      return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
-        clue: e.color ? t("color." + e.color) : String(e.rank), slots: slotList(ctx, e.slots) });
-    }
-    if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
-    return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
-  });
+  if (e.type === "clue") {
+    return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
+      clue: e.color ? t("color." + e.color) : String(e.rank), slots: slotList(ctx, e.slots) });
+  }
+  if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
+  return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
+}
+
+export function logLines(message, ctx) {
+  if (!message.view) return [];
+  return message.view.log.map((e) => entryLine(ctx, e));
+}
+
+// a replay's list of moves: the lines a step's events make (a move's event has its log
+// entry's fields; the draw that follows is not a line of the log)
+export function stepLines(ctx, events) {
+  return events.filter((e) => e.type === "play" || e.type === "discard" || e.type === "clue")
+    .map((e) => entryLine(ctx, e));
 }

@@ -1,0 +1,69 @@
+"""The replay page's list of moves says what each move was, as the log says it: "P1 juega
+azul 3", not "P1: juega" (the card was named only in the log beside it). Each line is the
+first line the step's events make for the point of view chosen, so a seat's list names no
+card that seat could not see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+import pytest
+
+from app.games import ENGINES
+from tests.support.browser import launch_chromium
+from tests.support.client import connect_and_start, play_to_end, seat_players
+
+pytestmark = pytest.mark.browser
+
+
+def _finished(base: str, ws: str, game: str) -> str:
+    async def play() -> str:
+        players, table, _ = seat_players(base, game, ENGINES[game].min_players)
+        clients = await connect_and_start(ws, players, table)
+        await play_to_end(clients, random.Random(5))
+        for c in clients:
+            await c.close()
+        return table["id"]
+
+    return asyncio.run(play())
+
+
+def _subsequence(items: list[str], within: list[str]) -> bool:
+    rest = iter(within)
+    return all(any(item == line for line in rest) for item in items)
+
+
+@pytest.mark.parametrize("game", ["hanabi", "ikebana", "block-and-guess"])
+def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game) -> None:
+    base = shared_server.url
+    match = _finished(base, shared_server.ws_url, game)
+    with launch_chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_cookies([{"name": "lang", "value": "es", "url": base}])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{base}/matches/{match}")
+        page.wait_for_selector("#replay-actions button[data-step='1']")
+        page.keyboard.press("End")
+        page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+        log = [line.strip() for line in page.locator("#log li").all_inner_texts()]
+        buttons = page.locator("#replay-actions button").all_inner_texts()[1:]
+        page.context.close()
+    assert errors == []
+    assert buttons, "no moves listed"
+    moves = []
+    for k, text in enumerate(buttons, start=1):
+        number, _, line = text.partition(". ")
+        assert number == str(k), text
+        moves.append(line.strip())
+    # every move's line is a line of the log, in the order of the log (which has more: draws,
+    # scores, life markers)
+    assert _subsequence(moves, log), (moves[:5], log[:8])
+    if game == "hanabi":  # each move names its card (a colour) or its clue's target
+        assert all(re.search(r"→|rojo|verde|azul|blanco|amarillo|negro|multicolor", m)
+                   for m in moves), moves[:5]
+    if game == "block-and-guess":  # the blocks by their names, not their numbers
+        assert not any(re.search(r"#\d", m) for m in moves), [m for m in moves if "#" in m][:5]
