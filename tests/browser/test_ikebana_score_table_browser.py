@@ -119,3 +119,59 @@ def test_each_total_is_the_sum_of_its_row(shared_server, browser, table, viewpor
         assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     finally:
         context.close()
+
+
+LONG = "Maximiliana Fernández Villanueva"  # 32 characters, the longest name allowed
+
+
+async def keep_until_round_four(ws_base: str, players: list[ApiClient], table_id: str) -> dict:
+    """Everyone keeps what they draw, until round 4 is being played (three rounds scored)."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for _ in range(400):
+            state = await settle(clients)
+            if state["view"]["round"] == 4:
+                return state
+            seat = state["to_act"][0]
+            kinds = {a["type"] for a in clients[seat].state["legal_actions"]}
+            await act(clients[seat], {"type": "draw" if "draw" in kinds else "keep"})
+        raise AssertionError("round 4 was not reached")
+    finally:
+        for c in clients:
+            await c.close()
+
+
+@pytest.fixture(scope="module")
+def full_table(shared_server) -> tuple[list[ApiClient], str, dict]:
+    names = [LONG, "Beto", "Celia", "Dani", "Eva"]
+    players = [ApiClient(shared_server.url, name) for name in names]
+    table_id = new_table(players, "ikebana", start=True)
+    state = run(keep_until_round_four(shared_server.ws_url, players, table_id))
+    return players, table_id, state["view"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_table,
+                                                  lang) -> None:
+    """Player, start, three scored rounds, the round in play and the total: seven columns
+    for five players, one of them with a 32-character name, fit 390 px without scrolling."""
+    players, table_id, view = full_table
+    context = open_as(browser, shared_server.url, players[1], PHONE, lang)
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        summary = page.locator(".ik-summary")
+        assert summary.locator("thead th").count() == 7
+        for player in view["players"]:
+            row = summary.locator(f"tbody tr[data-seat='{player['seat']}']")
+            cells = [row.locator("td.ik-start"), *row.locator("td.ik-round-cell .ik-gain").all(),
+                     row.locator("td.ik-live")]
+            total = number(row.locator("td.ik-current").inner_text())
+            assert sum(number(c.inner_text()) for c in cells) == total == player["prestige"]
+        name = summary.locator("tbody tr[data-seat='0'] th")
+        assert name.get_attribute("title") == LONG  # the whole name, even when cut
+        scroll = page.locator(".ik-rounds .ik-scroll").first
+        widths = scroll.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1] + 1, widths
+    finally:
+        context.close()

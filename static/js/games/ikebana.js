@@ -196,7 +196,9 @@ function summaryTable(ctx, message) {
       });
       const sofar = p.prestige - before;
       return el("tr", { dataset: { seat: p.seat } },
-        el("th", { scope: "row" }, name(ctx, p.seat)),
+        // a long name is cut with an ellipsis on a phone (whole in the title), so that seven
+        // columns fit 390 px
+        el("th", { scope: "row", title: name(ctx, p.seat) }, el("span", { class: "ik-row-name" }, name(ctx, p.seat))),
         el("td", { class: "num ik-start", dataset: { change: view.starting_prestige } }, String(view.starting_prestige)),
         cells,
         live ? el("td", { class: "num ik-live", dataset: { change: sofar }, title: t("ikebana.table.live_title", { n: live }) },
