@@ -26,3 +26,17 @@ def test_the_clearing_rule_reads_plainly(shared_server) -> None:
         # no phrase said twice in a row ("in a row in a row")
         stutter = re.search(r"\b(\w+ \w+ \w+) \1\b", text)
         assert stutter is None, (lang, stutter)
+
+
+def test_the_knock_steps_are_lettered_once(shared_server) -> None:
+    """The knock's steps a-d are an ordered list lettered a-d by the list; the page had a
+    bulleted list whose items began with their own letters ("• a. The knocker…")."""
+    for lang in ("es", "en"):
+        page = httpx.get(f"{shared_server.url}/rules/allegra",
+                         headers={"Accept-Language": lang}, timeout=10)
+        steps = re.search(r'<ol type="a"[^>]*>(.*?)</ol>', page.text, re.S)
+        assert steps, (lang, "no lettered list")
+        items = re.findall(r"<li>(.*?)</li>", steps[1], re.S)
+        assert len(items) == 4, items
+        for item in items:
+            assert not re.match(r"\s*[a-d]\.\s", item), (lang, item)
