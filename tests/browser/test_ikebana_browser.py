@@ -130,8 +130,8 @@ def test_two_browsers_play_ikebana_through_the_page(shared_server) -> None:
                 round_seen = True
                 host.page.wait_for_selector(".ik-rounds")
                 for p in (host, guest):
-                    # columns: player, round 1, total
-                    assert p.page.locator(".ik-summary thead th").count() == 3
+                    # columns: player, start, round 1, round 2 (in play), total
+                    assert p.page.locator(".ik-summary thead th").count() == 5
                     assert p.page.locator(".ik-breakdown tbody tr").count() == 2
                     assert p.page.locator(".ik-breakdown svg.ikcard").count() == 10
                 assert "Ronda 2 de 4" in host.page.locator("#ik-round").inner_text()
@@ -154,7 +154,7 @@ def test_two_browsers_play_ikebana_through_the_page(shared_server) -> None:
         for p in (host, guest):
             assert p.page.locator(".ik-ranking li").count() == 2
             assert p.page.locator(".ik-round-detail").count() == 4
-            assert p.page.locator(".ik-summary thead th").count() == 6
+            assert p.page.locator(".ik-summary thead th").count() == 7  # no round in play
             assert p.page.locator("#game button").count() == 0
             assert p.page.locator("#log li").count() > 40
             check_page(p.page, phone=p is guest)

@@ -302,6 +302,8 @@ class IkebanaEngine(BaseEngine):
             "rejections": state.rejections,
             "reject_price": price,
             "players": players,
+            # what every total grew from: the round table adds each round's change to it
+            "starting_prestige": STARTING_PRESTIGE,
             "rounds": [round_summary(r) for r in state.rounds],
             "last_round": round_result(state.rounds[-1]) if state.rounds else None,
             "legal": self.legal_actions(state, seat) if seat is not None else [],

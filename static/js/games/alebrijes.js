@@ -174,12 +174,15 @@ function trickPanel(ctx, message) {
   const moves = view.trick.map((m, i) => el("li", { class: `ab-move ${m.move}${i === view.best ? " best" : ""}` },
     m.move === "pass" ? t("alebrijes.move.pass", { player: who(ctx, m.seat) })
       : t(`alebrijes.move.${m.move}`, { player: who(ctx, m.seat), combo: comboText(ctx, m.combo) })));
+  // no trick is led during the exchange: the panel says what happens, and who leads next
+  const exchange = view.phase === "exchange";
   return el("section", { class: "card ab-trick", "aria-labelledby": "ab-trick-title" },
-    el("h2", { id: "ab-trick-title" }, t("alebrijes.label.trick", { player: who(ctx, view.leader) })),
+    el("h2", { id: "ab-trick-title" }, exchange ? t("alebrijes.label.exchange_title", { round: view.round })
+      : t("alebrijes.label.trick", { player: who(ctx, view.leader) })),
     best ? el("div", { class: "ab-best" },
       el("p", { id: "ab-to-beat" }, t("alebrijes.label.to_beat", { combo: comboText(ctx, best.combo), player: who(ctx, best.seat) })),
       el("div", { class: "ab-cards" }, best.cards.map((c) => face(ctx, c, "small"))))
-      : el("p", { id: "ab-to-beat", class: "muted" }, view.phase === "exchange" ? t("alebrijes.label.exchanging") : t("alebrijes.label.no_combo", { player: who(ctx, view.leader) })),
+      : el("p", { id: "ab-to-beat", class: "muted" }, exchange ? t("alebrijes.label.exchanging", { player: who(ctx, view.leader) }) : t("alebrijes.label.no_combo", { player: who(ctx, view.leader) })),
     moves.length ? el("ol", { class: "ab-moves" }, moves) : null);
 }
 
@@ -207,7 +210,9 @@ function playersPanel(ctx, message) {
   return el("section", { class: "card ab-players" },
     el("table", { class: `ab-table${over ? " over" : ""}` },
       el("caption", {}, t("alebrijes.label.players")),
-      el("thead", {}, el("tr", {}, cols.map((k) => el("th", { scope: "col", class: `ab-col-${k}` }, t(`alebrijes.col.${k}`))))),
+      // during the exchange that column tells who has exchanged, not how a trick goes
+      el("thead", {}, el("tr", {}, cols.map((k) => el("th", { scope: "col", class: `ab-col-${k}` },
+        k === "chance" && view.phase === "exchange" ? t("alebrijes.col.exchange") : t(`alebrijes.col.${k}`))))),
       el("tbody", {}, rows)));
 }
 

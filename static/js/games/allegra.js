@@ -126,11 +126,17 @@ function playerBlock(ctx, message, seat) {
   };
   return el("section", { class: `al-player${acting ? " acting" : ""}${seat === me ? " mine" : ""}`, dataset: { seat },
     "aria-label": t("allegra.player.grid", { player: who(ctx, seat) }) },
+    // two lines of one height in every seat, so that the grids (and the shared columns
+    // between them) stay level: the name (cut with an ellipsis, whole in its title) and
+    // the points, then the badges
     el("header", { class: "al-player-head" },
-      el("strong", {}, who(ctx, seat)), seat === me ? el("span", { class: "badge" }, t("allegra.you")) : null,
-      el("span", { class: "muted" }, t("allegra.player.total", { n: p.total })),
-      view.trigger === seat ? el("span", { class: "badge warn" }, t("allegra.player.ended")) : null,
-      p.done && view.trigger !== seat ? el("span", { class: "badge" }, t("allegra.player.done")) : null),
+      el("div", { class: "al-head-line" },
+        el("strong", { class: "al-name", title: who(ctx, seat) }, who(ctx, seat)),
+        el("span", { class: "muted al-head-total" }, t("allegra.player.total", { n: p.total }))),
+      el("div", { class: "al-head-badges" },
+        seat === me ? el("span", { class: "badge" }, t("allegra.you")) : null,
+        view.trigger === seat ? el("span", { class: "badge warn" }, t("allegra.player.ended")) : null,
+        p.done && view.trigger !== seat ? el("span", { class: "badge" }, t("allegra.player.done")) : null)),
     el("div", { class: "al-grid" }, [0, 1, 2, 3].map((col) => columnNode(ctx, message, seat, col, cls(col)))),
     el("p", { class: "al-shared-note muted" }, t("allegra.player.shares", { player: who(ctx, right) })));
 }
@@ -148,7 +154,8 @@ function strip(ctx, message) {
   return el("div", { class: "al-table", role: "group", tabindex: "0", "aria-label": t("allegra.table") },
     el("div", { class: "al-strip" },
       el("div", { class: "al-ghost", title: t("allegra.ghost", { player: who(ctx, wrap) }) },
-        el("span", { class: "al-ghost-name muted", "aria-hidden": "true" }, who(ctx, wrap)),
+        // a head of the players' height, so that this column is level with the grids
+        el("div", { class: "al-player-head" }, el("span", { class: "al-ghost-name muted", "aria-hidden": "true" }, who(ctx, wrap))),
         columnNode(ctx, message, wrap, 3, "shared", true)),
       order.map((seat) => playerBlock(ctx, message, seat))));
 }
@@ -302,7 +309,9 @@ function scores(ctx, message) {
   if (!view.results.length) return null;
   const n = view.seats;
   const seats = [...Array(n).keys()];
-  const head = el("tr", {}, el("th", {}, t("allegra.scores.round")), seats.map((s) => el("th", {}, who(ctx, s))));
+  // a name heads its column on one line, cut with an ellipsis (whole in its title)
+  const head = el("tr", {}, el("th", {}, t("allegra.scores.round")),
+    seats.map((s) => el("th", { title: who(ctx, s) }, el("span", { class: "al-col-name" }, who(ctx, s)))));
   const rows = view.results.map((r) => el("tr", {}, el("th", {}, String(r.round)),
     seats.map((s) => el("td", { class: r.trigger === s ? "al-trigger" : null },
       String(r.points[s]), r.penalty[s] ? el("small", {}, ` (${t(`allegra.scores.${r.penalty[s]}`, { n: r.base[s] })})`) : null,

@@ -162,23 +162,50 @@ function playerSection(ctx, message, player, size) {
 
 // ------------------------------------------------------------------------ round results
 
-// one row per player, one column per round played (points gained above the running total)
+// One row per player: the prestige everyone starts with, then each round's change (the
+// bouquet's points plus the payments of rejections and purchases, which move prestige the
+// moment they are made), then the total, so the total is the sum of the row. While a round is
+// being played its column says so and holds the payments made so far; the bouquets are only
+// scored at its end. The grey figure under a scored round is the prestige after it.
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
 function summaryTable(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
-  return el("div", { class: "ik-scroll" }, el("table", { class: "ik-summary" },
+  const live = view.phase !== "over" ? view.round : null; // the round being played, if any
+  const head = (cls, long, short, extra) => el("th", { scope: "col", class: `num${cls}`, title: long },
+    el("span", { class: "long" }, long), el("span", { class: "short", "aria-hidden": "true" }, short), extra);
+  return [el("div", { class: "ik-scroll" }, el("table", { class: "ik-summary" },
     el("caption", {}, t("ikebana.table.title")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("ikebana.table.player")),
-      view.rounds.map((r) => el("th", { scope: "col", class: "num", title: t("ikebana.table.round_n", { n: r.round }) },
-        el("span", { class: "long" }, t("ikebana.table.round_n", { n: r.round })),
-        el("span", { class: "short", "aria-hidden": "true" }, t("ikebana.table.round_short", { n: r.round })),
+      el("th", { scope: "col", class: "num ik-start" }, t("ikebana.table.start")),
+      view.rounds.map((r) => head("", t("ikebana.table.round_n", { n: r.round }), t("ikebana.table.round_short", { n: r.round }),
         r.doubled ? el("span", { class: "ik-doubled" }, " ×2") : null)),
+      live ? head(" ik-live", t("ikebana.table.round_live", { n: live }), t("ikebana.table.round_live_short", { n: live })) : null,
       el("th", { scope: "col", class: "num" }, t("ikebana.table.total")))),
-    el("tbody", {}, view.players.map((p) => el("tr", { dataset: { seat: p.seat } },
-      el("th", { scope: "row" }, name(ctx, p.seat)),
-      view.rounds.map((r) => el("td", { class: "num" },
-        el("span", { class: "ik-gain" }, `+${r.points[p.seat]}`), " ", el("span", { class: "ik-total" }, String(r.prestige[p.seat])))),
-      el("td", { class: "num ik-current" }, el("strong", {}, String(p.prestige))))))));
+    el("tbody", {}, view.players.map((p) => {
+      let before = view.starting_prestige;
+      const cells = view.rounds.map((r) => {
+        const change = r.prestige[p.seat] - before;
+        const payments = change - r.points[p.seat];
+        before = r.prestige[p.seat];
+        return el("td", { class: "num ik-round-cell", dataset: { change },
+          title: t("ikebana.table.cell_title", { bouquet: signed(r.points[p.seat]), payments: signed(payments), total: r.prestige[p.seat] }) },
+          el("span", { class: `ik-gain${change < 0 ? " loss" : ""}` }, signed(change)), " ",
+          el("span", { class: "ik-total" }, String(r.prestige[p.seat])));
+      });
+      const sofar = p.prestige - before;
+      return el("tr", { dataset: { seat: p.seat } },
+        // a long name is cut with an ellipsis on a phone (whole in the title), so that seven
+        // columns fit 390 px
+        el("th", { scope: "row", title: name(ctx, p.seat) }, el("span", { class: "ik-row-name" }, name(ctx, p.seat))),
+        el("td", { class: "num ik-start", dataset: { change: view.starting_prestige } }, String(view.starting_prestige)),
+        cells,
+        live ? el("td", { class: "num ik-live", dataset: { change: sofar }, title: t("ikebana.table.live_title", { n: live }) },
+          el("span", { class: `ik-gain${sofar < 0 ? " loss" : ""}` }, signed(sofar))) : null,
+        el("td", { class: "num ik-current" }, el("strong", {}, String(p.prestige))));
+    })))),
+  el("p", { class: "ik-summary-note muted" }, live ? t("ikebana.table.note_live") : t("ikebana.table.note"))];
 }
 
 function bouquetCell(ctx, player) {

@@ -441,6 +441,7 @@ def test_view_shape_and_hidden_cards() -> None:
             {"seat": 2, "prestige": 8, "bouquet": [],
              "pile": {"size": 1, "top": {"colour": Y, "number": 2}}, "score": None},
         ],
+        "starting_prestige": 6,
         "rounds": [], "last_round": None, "legal": [], "outcome": None,
     }
     assert ENGINE.view(state, 1)["legal"] == [{"type": "keep"}, {"type": "reject"}]
