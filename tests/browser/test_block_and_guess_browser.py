@@ -197,7 +197,7 @@ def test_three_browsers_build_with_the_mouse_and_guess(shared_server) -> None:
             if guesser.locator(f"[data-focus-key=switch-{builder}]").count():
                 guesser.click(f"[data-focus-key=switch-{builder}]")
             act(guesser, guesser.locator(f"[data-focus-key^='guess-{builder}-']").first)
-        host.wait_for_function("document.querySelector('#log').innerText.includes('acierta')"
+        host.wait_for_function("() => document.querySelector('#log').innerText.includes('acierta')"
                                " || document.querySelector('#log').innerText.includes('falla')")
         assert guesser.locator(".bg-guessbox").count() == 0
         text = guesser.inner_text("#log")

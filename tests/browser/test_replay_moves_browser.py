@@ -48,7 +48,7 @@ def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game)
         page.goto(f"{base}/matches/{match}")
         page.wait_for_selector("#replay-actions button[data-step='1']")
         page.keyboard.press("End")
-        page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+        page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
         log = [line.strip() for line in page.locator("#log li").all_inner_texts()]
         buttons = page.locator("#replay-actions button").all_inner_texts()[1:]
         page.context.close()

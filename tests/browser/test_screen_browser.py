@@ -382,8 +382,18 @@ def test_the_screen_reconnects_by_itself_after_a_server_restart(browser, loop, t
         page = screen_page(browser, url, SMALL)
         page.wait_for_selector("#screen-app[data-connected='true']")
         before = int(page.locator("#screen-app").get_attribute("data-version"))
+        # the drop can be over before the restart returns: the page itself notes that it saw it
+        page.evaluate("""() => {
+            const app = document.getElementById('screen-app');
+            window.sawDrop = false;
+            new MutationObserver((records) => {
+                if (app.dataset.connected === 'false'
+                    || records.some((r) => r.oldValue === 'false')) window.sawDrop = true;
+            }).observe(app, { attributes: true, attributeOldValue: true,
+                              attributeFilter: ['data-connected'] });
+        }""")
         server.restart()
-        page.wait_for_selector("#screen-app[data-connected='false']", timeout=30_000)
+        page.wait_for_function("() => window.sawDrop === true", timeout=30_000)
         # the table comes back from storage; the screen finds it again, with nobody's help
         page.wait_for_selector("#screen-app[data-connected='true']", timeout=30_000)
         clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
