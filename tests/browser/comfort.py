@@ -59,8 +59,10 @@ def min_players(base: str) -> dict[str, int]:
     return {g["id"]: g["min_players"] for g in httpx.get(base + "/api/games", timeout=10).json()}
 
 
-def new_table(players: list[ApiClient], game: str, start: bool) -> str:
-    table = players[0].create_table(game, len(players), OPTIONS.get(game, {}))
+def new_table(players: list[ApiClient], game: str, start: bool,
+              options: dict | None = None) -> str:
+    table = players[0].create_table(game, len(players), {**OPTIONS.get(game, {}),
+                                                         **(options or {})})
     invite = table["invite_url"].rsplit("/", 1)[1]
     for seat, p in enumerate(players[1:], start=1):
         r = p.join(table["id"], invite=invite, seat=seat)

@@ -145,7 +145,8 @@ async def keep_until_round_four(ws_base: str, players: list[ApiClient], table_id
 def full_table(shared_server) -> tuple[list[ApiClient], str, dict]:
     names = [LONG, "Beto", "Celia", "Dani", "Eva"]
     players = [ApiClient(shared_server.url, name) for name in names]
-    table_id = new_table(players, "ikebana", start=True)
+    # the "final bouquet" variant: round 4, the one in play, scores double
+    table_id = new_table(players, "ikebana", start=True, options={"final_bouquet_double": True})
     state = run(keep_until_round_four(shared_server.ws_url, players, table_id))
     return players, table_id, state["view"]
 
@@ -154,14 +155,20 @@ def full_table(shared_server) -> tuple[list[ApiClient], str, dict]:
 def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_table,
                                                   lang) -> None:
     """Player, start, three scored rounds, the round in play and the total: seven columns
-    for five players, one of them with a 32-character name, fit 390 px without scrolling."""
+    for five players, one of them with a 32-character name, fit 390 px without scrolling.
+    The round in play is the doubled final bouquet, and its column says so (×2), as the
+    status bar does."""
     players, table_id, view = full_table
+    assert view["doubled_round"]
     context = open_as(browser, shared_server.url, players[1], PHONE, lang)
     try:
         page = context.new_page()
         load_table(page, shared_server.url, table_id)
         summary = page.locator(".ik-summary")
         assert summary.locator("thead th").count() == 7
+        assert summary.locator("thead th.ik-live .ik-doubled").inner_text().strip() == "×2"
+        # only the round in play is doubled: no scored round's heading says ×2
+        assert summary.locator("thead th:not(.ik-live) .ik-doubled").count() == 0
         for player in view["players"]:
             row = summary.locator(f"tbody tr[data-seat='{player['seat']}']")
             cells = [row.locator("td.ik-start"), *row.locator("td.ik-round-cell .ik-gain").all(),

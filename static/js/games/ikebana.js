@@ -181,7 +181,8 @@ function summaryTable(ctx, message) {
       el("th", { scope: "col", class: "num ik-start" }, t("ikebana.table.start")),
       view.rounds.map((r) => head("", t("ikebana.table.round_n", { n: r.round }), t("ikebana.table.round_short", { n: r.round }),
         r.doubled ? el("span", { class: "ik-doubled" }, " ×2") : null)),
-      live ? head(" ik-live", t("ikebana.table.round_live", { n: live }), t("ikebana.table.round_live_short", { n: live })) : null,
+      live ? head(" ik-live", t("ikebana.table.round_live", { n: live }), t("ikebana.table.round_live_short", { n: live }),
+        view.doubled_round ? el("span", { class: "ik-doubled" }, " ×2") : null) : null,
       el("th", { scope: "col", class: "num" }, t("ikebana.table.total")))),
     el("tbody", {}, view.players.map((p) => {
       let before = view.starting_prestige;
