@@ -10,18 +10,22 @@ directly for the usual requests, and through FastAPI's own handler for any other
 Nothing before them could answer their requests: each copy is placed in front only if no
 route the application lists before the original would take (fully or by path) a request the
 copy takes, which ``add`` checks at start-up (a new route in the way stops the application
-from starting, in every test too, rather than answering one request wrongly)."""
+from starting, in every test too, rather than answering one request wrongly). A FastAPI that
+keeps its routes otherwise than ``_flat`` reads them (a later release may) gets no copies and
+a warning in the log: the application answers the same, a little more slowly."""
 
 from __future__ import annotations
 
 import copy
 import inspect
 import json
+import logging
 import typing
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi import __version__ as fastapi_version
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.responses import Response
@@ -29,6 +33,8 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.deps import CurrentPlayer, RepoDep, get_repo, required_player
+
+log = logging.getLogger(__name__)
 
 # (method, path) of the routes put in front: a table's page reads, the lobby's writes, and
 # the lobby page's own reads and a new player (each ~15 µs of matching saved; any other
@@ -79,14 +85,40 @@ def _other_method(route: BaseRoute, path: str, method: str) -> bool:
             and method not in (route.methods or ()))
 
 
+def _locate(app: FastAPI) -> tuple[list[tuple[Any, Any]], list[int]] | None:
+    """Every route with its handler, in the order the application tries them, and where each
+    ``HOT`` route is among them; None when this FastAPI lays its routes out in a way
+    ``_flat`` does not know (a version after 0.16x may), or a hot route is not found."""
+    try:
+        flat = _flat(app.router.routes)
+    except (AttributeError, TypeError) as exc:
+        log.warning("fastpath: FastAPI %s keeps its routes in a way this version does not "
+                    "read (%s); every route is matched the usual way", fastapi_version, exc)
+        return None
+    routes = [route for route, _ in flat]
+    places = []
+    for method, path in HOT:
+        at = next((i for i, r in enumerate(routes) if isinstance(r, APIRoute)
+                   and r.path == path and method in (r.methods or ())), None)
+        if at is None:
+            log.warning("fastpath: %s %s is not among FastAPI %s's routes as read; every "
+                        "route is matched the usual way", method, path, fastapi_version)
+            return None
+        places.append(at)
+    return flat, places
+
+
 def add(app: FastAPI) -> None:
-    """Put a copy of each ``HOT`` route in front of the application's routes."""
-    flat = _flat(app.router.routes)  # every route in the order the application tries them
+    """Put a copy of each ``HOT`` route in front of the application's routes. A FastAPI whose
+    routes are not laid out as ``_flat`` reads them gets no copies (a warning says so): the
+    application answers the same, a little more slowly, rather than not starting."""
+    located = _locate(app)
+    if located is None:
+        return
+    flat, places = located
     routes = [route for route, _ in flat]
     front = []
-    for method, path in HOT:
-        at = next(i for i, r in enumerate(routes)
-                  if isinstance(r, APIRoute) and r.path == path and method in (r.methods or ()))
+    for (method, path), at in zip(HOT, places, strict=True):
         route, handler = flat[at]
         scope = {"type": "http", "method": method, "path": _sample(path), "root_path": "",
                  "headers": [], "query_string": b""}

@@ -75,7 +75,8 @@ def test_a_screen_a_host_and_two_phones_play_a_game_in_one_room(shared_server) -
             name_myself(phone, name)
             phone.wait_for_selector("#seats .seat.mine")
             phones.append(phone)
-        tv.wait_for_function("() => document.querySelectorAll('#screen-waiting li.taken').length === 3")
+        tv.wait_for_function(
+            "() => document.querySelectorAll('#screen-waiting li.taken').length === 3")
         tv.screenshot(path=str(ARTIFACTS / "room-screen-waiting.png"))
         host.wait_for_selector("#start-button:not([disabled])")
         host.click("#start-button")
