@@ -30,8 +30,46 @@ def apps(tmp_path, monkeypatch) -> tuple[FastAPI, FastAPI]:
 
 def test_the_openapi_document_is_unchanged(apps) -> None:
     fast, plain = apps
+    # (with the FastAPI installed, every copy is in front: a release that lays its routes
+    # out otherwise fails here, in the suite, before any server goes without them)
     assert len(fast.router.routes) == len(plain.router.routes) + len(fastpath.HOT)
     assert json.dumps(fast.openapi()).encode() == json.dumps(plain.openapi()).encode()
+
+
+@pytest.mark.parametrize("layout", ["renamed", "missing"])
+async def test_a_fastapi_laid_out_otherwise_starts_without_the_copies(tmp_path, monkeypatch,
+                                                                       caplog, layout) -> None:
+    """A later FastAPI may keep an included router otherwise (0.16x's ``effective_candidates``
+    renamed), or name a route otherwise: the server starts, answers as ever through FastAPI's
+    own matching, and says in its log why the busiest routes are not matched first. It
+    stopped at start-up (AttributeError or StopIteration out of ``add``)."""
+    from fastapi.routing import _IncludedRouter  # the 0.16x layout the copies read
+
+    monkeypatch.setenv("LUDOTECA_DATA_DIR", str(tmp_path / "data"))
+    with monkeypatch.context() as patched:
+        patched.setattr(fastpath, "add", lambda app: None)
+        app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", run_migrations=True)
+    plain = len(app.router.routes)
+    with monkeypatch.context() as patched, caplog.at_level("WARNING", "app.api.fastpath"):
+        if layout == "renamed":
+            patched.delattr(_IncludedRouter, "effective_candidates")
+        else:
+            patched.setattr(fastpath, "HOT", (*fastpath.HOT, ("GET", "/api/nowhere")))
+        fastpath.add(app)
+    assert len(app.router.routes) == plain  # nothing put in front
+    assert not any(fastpath.is_twin(r) for r in app.router.routes)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "matched the usual way" in said, said
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+        assert (await client.get("/api/games")).status_code == 200
+        made = await client.post("/api/players", json={"name": "Ana"})
+        assert made.status_code == 201, made.text
+        token = made.json()["token"]
+        table = await client.post("/api/tables", json={"game": "hanabi", "seats": 2},
+                                  headers={"Authorization": f"Bearer {token}"})
+        assert table.status_code == 201, table.text
+        assert (await client.get(f"/api/tables/{table.json()['id']}")).status_code == 200
 
 
 
