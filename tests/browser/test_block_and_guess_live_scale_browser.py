@@ -4,10 +4,16 @@ boards showed the whole 640-unit board, so the same blocks were half as large on
 a third as large on a laptop (two boards side by side). Now every board shows the part of
 the world the builder's shows (the same viewBox), and at 390 px and 1280 px a placed block is
 drawn at least 0.6 times as many screen pixels per board unit on a watcher's board as on the
-builder's (0.97 and 0.70 measured; 0.48 and 0.35 before)."""
+builder's (0.97 and 0.70 measured; 0.48 and 0.35 before).
+
+Under a build being made, the other players read what its builder's workbench says is wrong
+now, and nothing else: blocks still to place are building, not a fault (the boards said "Some
+blocks are not placed yet" under every build in the making)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +23,8 @@ from tests.browser.comfort import act, connect, run, settle
 from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +69,9 @@ def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> 
     state = run(to_building(shared_server.ws_url, players, table_id))
     live = [b for b in state["view"]["builds"] if b["placed"]]
     assert live, state["view"]["builds"]
+    # blocks wait in the builder's tray: the view's reasons say some are not placed
+    assert len(live[0]["held"]) > len(live[0]["placed"]), live[0]
+    assert any(r["code"] == "unplaced" for r in live[0]["reasons"]), live[0]["reasons"]
     builder = live[0]["builder"]
     others = [s for s in range(4) if s != builder]
     for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
@@ -72,6 +83,7 @@ def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> 
                 seen = page.evaluate(SCALE, builder)
                 assert seen["viewBox"] == own["viewBox"], (viewport, seen, own)
                 assert seen["perUnit"] >= 0.6 * own["perUnit"], (viewport, seen, own)
+                assert_same_faults(pages[0], page, builder, lang)
                 assert not page.errors, page.errors
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             pages[1].screenshot(path=str(ARTIFACTS / f"live-scale-{viewport['width']}.png"),
@@ -79,3 +91,17 @@ def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> 
         finally:
             for page in pages:
                 page.context.close()
+
+
+def assert_same_faults(own: Any, watcher: Any, builder: int, lang: str) -> None:
+    """The watcher's note under the build lists the faults the builder's workbench lists."""
+    unplaced = json.loads((CATALOGUES / f"{lang}.json").read_text())[
+        "block-and-guess.reason.unplaced"]
+    told = own.locator("#my-hand .bg-reasons > li").count()
+    note = watcher.locator(f".bg-build[data-builder='{builder}'] .bg-building-note")
+    section = watcher.locator(f".bg-build[data-builder='{builder}']").inner_text()
+    assert unplaced not in section, section
+    if told:
+        assert len(note.inner_text().split(" · ")) == told, (note.inner_text(), told)
+    else:
+        assert note.count() == 0, note.inner_text()

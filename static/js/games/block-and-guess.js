@@ -11,7 +11,7 @@ import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { bench, redrawDrag } from "./block-and-guess/bench.js";
 import { blockName, blockThumb, boardSvg, frame, liveFrame, showMoving } from "./block-and-guess/board.js";
-import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who, wrongGuesses } from "./block-and-guess/common.js";
+import { P, button, isBuilding, myBuild, named, objectLabel, teamLabel, toGuess, ui, who, wrongGuesses, wrongNow } from "./block-and-guess/common.js";
 import { guessBox, questionBox } from "./block-and-guess/guess.js";
 
 
@@ -114,10 +114,11 @@ function buildsSection(ctx, message) {
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
     const live = view.phase === "build" && build.in_play && !build.submitted;
     const board = boardSvg(ctx, view, build, { label: title, frame: live ? liveFrame(view, build) : frame(view, build, { fit: true }) });
+    // what its builder is told is wrong now, not that blocks are still to place: that is building
+    const wrong = live ? wrongNow(build) : [];
     return el("section", { class: "card bg-build", dataset: { builder: String(build.builder) } },
       el("h2", {}, title), buildStatus(ctx, view, build), board,
-      live && build.held.length && !build.valid ? el("p", { class: "bg-building-note muted" },
-        build.reasons.map((r) => t(`${P}.reason.${r.code}`)).join(" · ")) : null);
+      wrong.length ? el("p", { class: "bg-building-note muted" }, wrong.map((r) => t(`${P}.reason.${r.code}`)).join(" · ")) : null);
   }));
 }
 
@@ -205,7 +206,8 @@ export function render(root, message, ctx) {
     buildsSection(ctx, message),
     guessing ? clueSection(ctx, view, me) : null,
     resultsSection(ctx, view),
-    ctx.el("p", { class: "muted bg-no-bots" }, ctx.t(`${P}.label.no_bots`)),
+    // at a live table only: a replay has no seats to fill
+    ctx.replay ? null : ctx.el("p", { class: "muted bg-no-bots" }, ctx.t(`${P}.label.no_bots`)),
   ].filter(Boolean));
   keepKeyboardFlow(root, previousKey);
   redrawDrag(message);

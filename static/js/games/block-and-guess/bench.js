@@ -6,7 +6,7 @@
 // fine and coarse steps. The reason a build is not valid is written at the block it concerns.
 import { handDock } from "../../ui/dock.js";
 import { DEFAULT_ZOOM, blockName, blockThumb, boardPoint, boardSvg, frameCentre, liveFrame, showMoving } from "./board.js";
-import { P, clamp, isBuilding, myBuild, objectLabel, round2, ui } from "./common.js";
+import { P, clamp, isBuilding, myBuild, objectLabel, round2, ui, wrongNow } from "./common.js";
 import { worldOf } from "./geometry.js";
 import { nearestSpot, snap } from "./place.js";
 
@@ -128,10 +128,10 @@ export function bench(ctx, message) {
   const tray = trayOrder(view, mine);
   // the notes at the blocks: what is wrong now (while blocks wait in the tray, a block that
   // touches nothing yet is not wrong: the next ones will touch it)
-  const later = new Set(tray.length ? ["unplaced", "not_touching", "card8_colours"] : ["unplaced"]);
+  const wrong = wrongNow(mine);
   const problems = new Map();
-  for (const r of mine.reasons) {
-    for (const b of r.blocks) if (!later.has(r.code)) problems.set(b, [...(problems.get(b) || []), t(`${P}.reason_short.${r.code}`)]);
+  for (const r of wrong) {
+    for (const b of r.blocks) problems.set(b, [...(problems.get(b) || []), t(`${P}.reason_short.${r.code}`)]);
   }
   // eyes closed (card 11): the frame does not follow the build either
   const box = liveFrame(view, mode === "hidden" ? { ...mine, placed: [] } : mine, ui.zoom);
@@ -162,7 +162,6 @@ export function bench(ctx, message) {
     tool("nudge-right", "→", () => nudge(ctx, message, m * NUDGE, 0), { aria: t(`${P}.action.nudge_right`) }),
   ];
   // what is wrong now, in words too (the tray shows what is left to place)
-  const wrong = mine.reasons.filter((r) => !later.has(r.code));
   const status = mine.valid ? el("p", { class: "bg-valid" }, `✓ ${t(`${P}.label.valid`)}`)
     : !wrong.length ? null : el("ul", { class: "bg-reasons", "aria-label": t(`${P}.label.invalid`) }, wrong.map((r) => el("li", {}, t(`${P}.reason.${r.code}`),
       r.blocks.length ? el("span", { class: "muted" }, ` (${r.blocks.map((b) => blockName(ctx, view.block_types[b])).join(", ")})`) : null)));

@@ -41,6 +41,15 @@ export function isBuilding(view, me) {
   return !!(view.phase === "build" && mine && mine.in_play && !mine.submitted);
 }
 
+// What is wrong with a build now, as its builder's workbench says it and every other board
+// repeats: while blocks wait to be placed, neither those blocks nor a block touching nothing
+// yet nor colours kept apart (card 8) is a fault (the next blocks may mend them).
+export function wrongNow(build) {
+  const onBoard = new Set(build.placed.map((p) => p.block));
+  const later = build.held.some((b) => !onBoard.has(b)) ? ["unplaced", "not_touching", "card8_colours"] : ["unplaced"];
+  return build.reasons.filter((r) => !later.includes(r.code));
+}
+
 // the builds this seat must answer now
 export function toGuess(view, me) {
   if (view.phase !== "guess" || me === null) return [];
