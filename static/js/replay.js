@@ -28,7 +28,7 @@ const seatName = (seat) => names.get(seat) || t("table.seat", { n: seat + 1 });
 const numericPoint = () => (point === "spectator" || point === "all" ? null : Number(point));
 
 const ctx = {
-  t, el, seatName,
+  t, el, seatName, replay: true,
   get me() { return numericPoint(); },
   send() {}, isLegal: () => false, sendEphemeral: () => false, windowRemaining: () => null,
 };

@@ -51,8 +51,11 @@ def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game)
         page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
         log = [line.strip() for line in page.locator("#log li").all_inner_texts()]
         buttons = page.locator("#replay-actions button").all_inner_texts()[1:]
+        # a replay has no seats to fill: Block and Guess's "no bots" note is for live tables
+        no_bots = page.locator(".bg-no-bots").count()
         page.context.close()
     assert errors == []
+    assert no_bots == 0
     assert buttons, "no moves listed"
     moves = []
     for k, text in enumerate(buttons, start=1):
