@@ -9,7 +9,9 @@ root needed) with ``cpu.cfs_quota_us`` = quota x period, so on a 2-core machine 
 processes can be measured as three small machines. PostgreSQL, Redis, nginx and the load
 generators (bench.drive, in their own processes) run outside the quotas. Tables are seated
 with the quota lifted, then measured closed-loop (saturation): delivered actions/s, the
-server CPU per action (all processes, from /proc), and the cgroup's throttled time.
+server CPU per action (all processes, from /proc), and the cgroup's throttled time. Each
+mode starts its own server processes on a database of its own (a mode measured second on
+the same processes came out dearer, whatever the order).
 
 Modes:
 - ``direct``: table k is created through process k mod N (which owns it) and its sockets
@@ -444,12 +446,22 @@ def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: Postgre
 def run_modes(n: int, modes: list[str], args: argparse.Namespace, tmp: Path,
               postgres: PostgresCluster, redis: RedisServer, one: dict[str, float],
               env: dict[str, str] | None, label: str) -> None:
+    # each mode on server processes and a database of its own: measured after another mode
+    # on the same processes (its tables left seated, their players gone), a mode came out
+    # 10-30 % dearer an action on a calm machine, so the ratios moved with --modes' order
+    for mode in modes:
+        run_mode(n, mode, args, tmp, postgres, redis, one, env, f"{label}{mode[0]}")
+
+
+def run_mode(n: int, mode: str, args: argparse.Namespace, tmp: Path,
+             postgres: PostgresCluster, redis: RedisServer, one: dict[str, float],
+             env: dict[str, str] | None, label: str) -> None:
     from tests.support.nginx import Nginx, compose_nginx_conf
 
     servers, groups = start_servers(n, tmp, postgres, redis, label, extra_env=env)
     proxy = None
     try:
-        if "nginx" in modes:
+        if mode == "nginx":
             conf = compose_nginx_conf()
             upstreams = "\n".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=5s;"
                                   for s in servers)
@@ -458,23 +470,22 @@ def run_modes(n: int, modes: list[str], args: argparse.Namespace, tmp: Path,
             lines.insert(at + 1, upstreams)
             proxy = Nginx("\n".join(lines) + "\n", tmp / f"nginx-{n}")
             proxy.start()
-        for mode in modes:
-            slots = slots_for(mode, servers, proxy, args.tables * n)
-            m = measure(servers, groups, slots, args, args.quota)
-            base = one.get(mode) if n > 1 else None
-            if n == 1:
-                one[mode] = m["rate"]
-            if mode == "forwarded":
-                base = one.get("direct")
-            label = f"{n} process{'es' if n > 1 else ''}, {mode}"
-            print(line(label, m, base), flush=True)
-            if mode == "forwarded" and "direct" in args.modes:
-                direct = one.get(f"direct{n}")
-                if direct:
-                    print(f"  forwarding cost: {m['cpu_per_action_us'] - direct:.0f} us of "
-                          f"server CPU per action over direct", flush=True)
-            if mode == "direct":
-                one[f"direct{n}"] = m["cpu_per_action_us"]
+        slots = slots_for(mode, servers, proxy, args.tables * n)
+        m = measure(servers, groups, slots, args, args.quota)
+        base = one.get(mode) if n > 1 else None
+        if n == 1:
+            one[mode] = m["rate"]
+        if mode == "forwarded":
+            base = one.get("direct")
+        title = f"{n} process{'es' if n > 1 else ''}, {mode}"
+        print(line(title, m, base), flush=True)
+        if mode == "forwarded" and "direct" in args.modes:
+            direct = one.get(f"direct{n}")
+            if direct:
+                print(f"  forwarding cost: {m['cpu_per_action_us'] - direct:.0f} us of "
+                      f"server CPU per action over direct", flush=True)
+        if mode == "direct":
+            one[f"direct{n}"] = m["cpu_per_action_us"]
     finally:
         if proxy is not None:
             proxy.stop()
