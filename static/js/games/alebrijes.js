@@ -112,6 +112,7 @@ function selectionHint(message) {
   const view = message.view;
   const count = local.selected.size;
   if (!count) return null;
+  if (view.phase === "ollin") return view.ollin.size === 2 && count > 1 ? "alebrijes.hint.ollin_one_card" : null;
   if (view.phase === "exchange") return count > 2 ? "alebrijes.hint.two_at_most" : null;
   if (view.phase !== "trick") return null;
   const shaped = selectedPlays(view);
@@ -136,7 +137,7 @@ function prompt(ctx, message) {
   const view = message.view;
   const mine = message.seat !== null && view.current === message.seat;
   if (view.phase === "over") return t("alebrijes.phase.over");
-  if (!mine) return t("alebrijes.turn.other", { player: who(ctx, view.current) });
+  if (!mine) return t(view.phase === "ollin" ? "alebrijes.turn.ollin_other" : "alebrijes.turn.other", { player: who(ctx, view.current) });
   if (view.phase === "exchange") return t("alebrijes.prompt.exchange");
   if (view.phase === "ollin") return t(view.ollin.size === 2 ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_one");
   return view.best === null ? t("alebrijes.prompt.lead") : t("alebrijes.prompt.beat");
