@@ -1,8 +1,9 @@
 """Alebrijes in Chromium at an Ollin choice (two cards played, one with Ollin): the other
 players read who is choosing what, not only whose turn it is; the chooser who selects two
 cards is told why "discard the selected card" stays greyed out, and with one card selected
-the button works and the hint is gone. The table is reached by replaying a pinned deal's
-moves over the API (seed 2, three players)."""
+the button works and the hint is gone. With the deck empty nobody can draw: the chooser is
+told so, not offered the draw. The tables are reached by replaying a pinned deal's moves over
+the API (three players)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.browser
 
 ENGINE = ENGINES["alebrijes"]
 SEED = 2
+NAMES = ("Ana", "Beto", "Celia")
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 
 
@@ -32,26 +34,34 @@ def browser():
         yield chromium
 
 
-def moves_to_a_two_card_ollin() -> tuple[list[tuple[int, dict]], int]:
-    """Random legal moves of the pinned deal until a two-card Ollin choice; its chooser."""
-    state = ENGINE.setup(3, {"first_seat": 0}, SEED)
-    rng = random.Random(SEED)
+def moves_to_a_two_card_ollin(seed: int, empty_deck: bool = False
+                               ) -> tuple[list[tuple[int, dict]], int]:
+    """Random legal moves of a pinned deal until a two-card Ollin choice (with the deck
+    empty: passes that exchange cards preferred, to drain it); the choice's chooser."""
+    state = ENGINE.setup(3, {"first_seat": 0}, seed)
+    rng = random.Random(seed)
     moves = []
-    while not (state.phase == "ollin" and state.ollin["size"] == 2):
+    while not (state.phase == "ollin" and state.ollin["size"] == 2
+               and (not empty_deck or not state.deck)):
+        assert state.phase != "over" and len(moves) < 3000, "no such choice in this deal"
         seat = state.current
-        action = rng.choice(ENGINE.legal_actions(state, seat))
+        legal = ENGINE.legal_actions(state, seat)
+        drains = [a for a in legal if a.get("type") == "pass" and a.get("cards")]
+        if empty_deck and drains and rng.random() < 0.7:
+            action = rng.choice(drains)
+        else:
+            action = rng.choice(legal)
         moves.append((seat, action))
         state, _ = ENGINE.apply(state, seat, action)
     return moves, state.current
 
 
-def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_server,
-                                                                     browser) -> None:
-    base = shared_server.url
-    moves, chooser = moves_to_a_two_card_ollin()
-    players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
+def table_at(base: str, ws_url: str, seed: int, moves: list[tuple[int, dict]]
+             ) -> tuple[list[ApiClient], str]:
+    """A started three-player table of the pinned deal, the moves played through the API."""
+    players = [ApiClient(base, name) for name in NAMES]
     r = httpx.post(f"{base}/api/tables", timeout=10,
-                   headers={**players[0].headers, TEST_SEED_HEADER: str(SEED)},
+                   headers={**players[0].headers, TEST_SEED_HEADER: str(seed)},
                    json={"game": "alebrijes", "seats": 3, "options": {"first_seat": 0}})
     assert r.status_code == 201, r.text
     table = r.json()
@@ -61,7 +71,7 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
     assert players[0].start(table["id"]).status_code == 200
 
     async def replay() -> None:
-        clients = await connect(shared_server.ws_url, players, table["id"])
+        clients = await connect(ws_url, players, table["id"])
         try:
             for seat, action in moves:
                 await settle(clients)
@@ -73,14 +83,22 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
                 await c.close()
 
     run(replay())
-    name = ("Ana", "Beto", "Celia")[chooser]
+    return players, table["id"]
+
+
+def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_server,
+                                                                     browser) -> None:
+    base = shared_server.url
+    moves, chooser = moves_to_a_two_card_ollin(2)
+    players, table_id = table_at(base, shared_server.ws_url, 2, moves)
+    name = NAMES[chooser]
     errors: list[str] = []
     for lang, viewport in (("es", {"width": 390, "height": 844}),
                            ("en", {"width": 1280, "height": 800})):
         words = json.loads((CATALOGUES / f"{lang}.json").read_text())
         # another player: who is choosing, and what
         other = open_as(browser, base, players[(chooser + 1) % 3], viewport, lang).new_page()
-        other.goto(f"{base}/tables/{table['id']}")
+        other.goto(f"{base}/tables/{table_id}")
         other.wait_for_selector("#ab-prompt")
         assert other.locator("#ab-prompt").inner_text().strip() == \
             words["alebrijes.turn.ollin_other"].replace("{player}", name)
@@ -88,7 +106,7 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
         # the chooser: two cards selected, the discard greyed out and why; one, it works
         page = open_as(browser, base, players[chooser], viewport, lang).new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{base}/tables/{table['id']}")
+        page.goto(f"{base}/tables/{table_id}")
         discard = page.locator("#game button[data-focus-key=ollin-discard]")
         discard.wait_for()
         cards = page.locator("#my-hand .ab-card")
@@ -103,4 +121,21 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
         page.wait_for_function("() => !document.getElementById('ab-hint')")
         assert discard.is_enabled()
         assert errors == []
+        page.context.close()
+
+
+def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(shared_server,
+                                                                browser) -> None:
+    base = shared_server.url
+    moves, chooser = moves_to_a_two_card_ollin(4, empty_deck=True)
+    players, table_id = table_at(base, shared_server.ws_url, 4, moves)
+    for lang, viewport in (("es", {"width": 390, "height": 844}),
+                           ("en", {"width": 1280, "height": 800})):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+        page = open_as(browser, base, players[chooser], viewport, lang).new_page()
+        page.goto(f"{base}/tables/{table_id}")
+        page.wait_for_selector("#game button[data-focus-key=ollin-discard]")
+        assert page.locator("#ab-prompt").inner_text().strip() == \
+            words["alebrijes.prompt.ollin_two_empty"]
+        assert page.locator("#game button[data-focus-key=ollin-draw]").is_disabled()
         page.context.close()

@@ -139,7 +139,10 @@ function prompt(ctx, message) {
   if (view.phase === "over") return t("alebrijes.phase.over");
   if (!mine) return t(view.phase === "ollin" ? "alebrijes.turn.ollin_other" : "alebrijes.turn.other", { player: who(ctx, view.current) });
   if (view.phase === "exchange") return t("alebrijes.prompt.exchange");
-  if (view.phase === "ollin") return t(view.ollin.size === 2 ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_one");
+  if (view.phase === "ollin") {
+    if (view.ollin.size === 1) return t("alebrijes.prompt.ollin_one");
+    return t(view.ollin.can_draw ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_two_empty");
+  }
   return view.best === null ? t("alebrijes.prompt.lead") : t("alebrijes.prompt.beat");
 }
 
