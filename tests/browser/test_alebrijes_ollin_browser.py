@@ -120,6 +120,23 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
         cards.nth(1).click()
         page.wait_for_function("() => !document.getElementById('ab-hint')")
         assert discard.is_enabled()
+        if lang == "en":  # the choice made (the Spanish look came first): the discard
+            card = cards.nth(0).locator("svg.ucard").get_attribute("aria-label")
+            discard.click()
+            page.wait_for_function("() => !document.querySelector("
+                                   "'[data-focus-key=ollin-discard]')")
+            own = page.locator("#log li").all_inner_texts()
+            # the discarder reads the card; the others only that a card went (hidden)
+            assert words["alebrijes.log.ollin_discard_card"].format(player=f"{name} (you)",
+                                                                    card=card) in own, own
+            seen = open_as(browser, base, players[(chooser + 1) % 3], viewport,
+                           lang).new_page()
+            seen.goto(f"{base}/tables/{table_id}")
+            seen.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+            lines = seen.locator("#log li").all_inner_texts()
+            assert words["alebrijes.log.ollin_discard"].format(player=name) in lines, lines
+            assert not any(card in line for line in lines), lines
+            seen.context.close()
         assert errors == []
         page.context.close()
 

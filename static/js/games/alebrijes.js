@@ -285,7 +285,9 @@ export function eventLines(ctx, event) {
     case "exchanged": return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
     case "passed": return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
     case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
-    case "ollin": return [t(`alebrijes.log.ollin_${event.effect}`, { player: p })];
+    // a discard names its card in the discarder's own copy of the event only
+    case "ollin": return [event.card ? t("alebrijes.log.ollin_discard_card", { player: p, card: cardName(ctx, event.card) })
+      : t(`alebrijes.log.ollin_${event.effect}`, { player: p })];
     case "drew": return event.card ? [t("alebrijes.log.drew_card", { player: p, card: cardName(ctx, event.card) })] : [t("alebrijes.log.drew", { player: p })];
     case "trick_started": return [t("alebrijes.log.trick_started", { player: who(ctx, event.leader) })];
     case "trick_won": return [t("alebrijes.log.trick_won", { player: p })];
