@@ -126,6 +126,10 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
             page.wait_for_function("() => !document.querySelector("
                                    "'[data-focus-key=ollin-discard]')")
             own = page.locator("#log li").all_inner_texts()
+            # the play that brought the choice says it had Ollin in it
+            ollin = words["alebrijes.combo.ollin"].split("}", 1)[1].format(n=1)
+            assert any(line.startswith(f"{name} (you) leads") and line.endswith(ollin)
+                       for line in own), own
             # the discarder reads the card; the others only that a card went (hidden)
             assert words["alebrijes.log.ollin_discard_card"].format(player=f"{name} (you)",
                                                                     card=card) in own, own

@@ -24,7 +24,9 @@ export function cardName(ctx, card) {
 function comboText(ctx, combo) {
   const { t } = ctx;
   const text = t("alebrijes.combo", { count: combo.count, suit: t(`alebrijes.suit.${combo.suit}`), number: combo.number });
-  return combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
+  const wild = combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
+  // the Ollin cards in it: why an Ollin choice follows (the log, the trick, the suggestions)
+  return combo.ollin ? t("alebrijes.combo.ollin", { combo: wild, n: combo.ollin }) : wild;
 }
 
 // a card's face: its animal family (../ui/faces/alebrijes.js), the Ollin mark when it has one
@@ -129,7 +131,7 @@ function suggestions(ctx, message) {
     el("summary", { dataset: { focusKey: "suggest" } }, t("alebrijes.label.playable", { n: plays.length })),
     el("div", { class: "ab-suggest-list" }, plays.map((a, i) => el("button", {
       class: "secondary", dataset: { focusKey: `suggest-${i}` }, onclick: () => { local.selected.clear(); ctx.send(a); },
-    }, a.ollin ? t("alebrijes.combo.ollin", { combo: comboText(ctx, a), n: a.ollin }) : comboText(ctx, a)))));
+    }, comboText(ctx, a)))));
 }
 
 function prompt(ctx, message) {
