@@ -2,7 +2,9 @@
 players read who is choosing what, not only whose turn it is; the chooser who selects two
 cards is told why "discard the selected card" stays greyed out, and with one card selected
 the button works and the hint is gone. With the deck empty nobody can draw: the chooser is
-told so, not offered the draw. The tables are reached by replaying a pinned deal's moves over
+told so, not offered the draw. After a single card with Ollin the choice is only whether the
+others draw: the chooser's hand cannot be picked from, and the choice keeps the focus in the
+hand. The tables are reached by replaying a pinned deal's moves over
 the API (three players)."""
 
 from __future__ import annotations
@@ -34,14 +36,14 @@ def browser():
         yield chromium
 
 
-def moves_to_a_two_card_ollin(seed: int, empty_deck: bool = False
-                               ) -> tuple[list[tuple[int, dict]], int]:
-    """Random legal moves of a pinned deal until a two-card Ollin choice (with the deck
-    empty: passes that exchange cards preferred, to drain it); the choice's chooser."""
+def moves_to_an_ollin(seed: int, empty_deck: bool = False, size: int = 2
+                      ) -> tuple[list[tuple[int, dict]], int]:
+    """Random legal moves of a pinned deal until an Ollin choice of `size` cards (with the
+    deck empty: passes that exchange cards preferred, to drain it); the choice's chooser."""
     state = ENGINE.setup(3, {"first_seat": 0}, seed)
     rng = random.Random(seed)
     moves = []
-    while not (state.phase == "ollin" and state.ollin["size"] == 2
+    while not (state.phase == "ollin" and state.ollin["size"] == size
                and (not empty_deck or not state.deck)):
         assert state.phase != "over" and len(moves) < 3000, "no such choice in this deal"
         seat = state.current
@@ -89,7 +91,7 @@ def table_at(base: str, ws_url: str, seed: int, moves: list[tuple[int, dict]]
 def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_server,
                                                                      browser) -> None:
     base = shared_server.url
-    moves, chooser = moves_to_a_two_card_ollin(2)
+    moves, chooser = moves_to_an_ollin(2)
     players, table_id = table_at(base, shared_server.ws_url, 2, moves)
     name = NAMES[chooser]
     errors: list[str] = []
@@ -148,7 +150,7 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
 def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(shared_server,
                                                                 browser) -> None:
     base = shared_server.url
-    moves, chooser = moves_to_a_two_card_ollin(4, empty_deck=True)
+    moves, chooser = moves_to_an_ollin(4, empty_deck=True)
     players, table_id = table_at(base, shared_server.ws_url, 4, moves)
     for lang, viewport in (("es", {"width": 390, "height": 844}),
                            ("en", {"width": 1280, "height": 800})):
@@ -159,4 +161,34 @@ def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(shared_server,
         assert page.locator("#ab-prompt").inner_text().strip() == \
             words["alebrijes.prompt.ollin_two_empty"]
         assert page.locator("#game button[data-focus-key=ollin-draw]").is_disabled()
+        page.context.close()
+
+
+def test_a_one_card_ollin_leaves_the_hand_alone(shared_server, browser) -> None:
+    base = shared_server.url
+    moves, chooser = moves_to_an_ollin(2, size=1)
+    players, table_id = table_at(base, shared_server.ws_url, 2, moves)
+    name = NAMES[chooser]
+    for lang, viewport in (("es", {"width": 390, "height": 844}),
+                           ("en", {"width": 1280, "height": 800})):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+        page = open_as(browser, base, players[chooser], viewport, lang).new_page()
+        page.goto(f"{base}/tables/{table_id}")
+        draw = page.locator("#game button[data-focus-key=ollin-draw]")
+        draw.wait_for()
+        assert page.locator("#ab-prompt").inner_text().strip() == \
+            words["alebrijes.prompt.ollin_one"]
+        assert page.locator("#game [data-focus-key=ollin-discard]").count() == 0
+        cards = page.locator("#my-hand .ab-card")
+        assert cards.count() > 0
+        assert all(cards.nth(i).is_disabled() for i in range(cards.count()))
+        if lang == "en":  # the choice made (the Spanish look came first): everyone draws
+            draw.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => !document.querySelector("
+                                   "'[data-focus-key=ollin-draw]')")
+            assert page.evaluate("() => document.activeElement.id") == "my-hand"
+            lines = page.locator("#log li").all_inner_texts()
+            assert words["alebrijes.log.ollin_draw"].format(player=f"{name} (you)") in lines, \
+                lines
         page.context.close()

@@ -152,11 +152,13 @@ function dock(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const mine = message.seat !== null && view.current === message.seat;
+  // a one-card Ollin asks only whether the others draw: no card of yours takes part
+  const picking = mine && !(view.phase === "ollin" && view.ollin.size !== 2);
   const hand = el("ul", { class: "ab-hand", "aria-label": t("alebrijes.label.hand", { n: view.hand.length }) },
     view.hand.map((card) => {
       const on = local.selected.has(card.id);
       return el("li", {}, el("button", {
-        class: `ab-card${on ? " selected" : ""}`, "aria-pressed": on ? "true" : "false", disabled: !mine,
+        class: `ab-card${on ? " selected" : ""}`, "aria-pressed": on ? "true" : "false", disabled: !picking,
         dataset: { focusKey: `card-${card.id}` },
         onclick: () => { if (on) local.selected.delete(card.id); else local.selected.add(card.id); ctx.rerender(); },
       }, face(ctx, card)));
@@ -271,6 +273,7 @@ export function render(root, message, ctx) {
   const ids = new Set(view.hand.map((c) => c.id));
   for (const id of [...local.selected]) if (!ids.has(id)) local.selected.delete(id);
   if (view.current !== message.seat) local.selected.clear();
+  if (view.phase === "ollin" && view.ollin.size !== 2) local.selected.clear();
   const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   root.replaceChildren(...[
     finalSection(rctx, message), statusBar(rctx, message),
