@@ -36,6 +36,12 @@ function face(ctx, card, cls = "") {
 
 // ------------------------------------------------------------------------ selection → action
 
+// Whether cards picked from your hand make a move in this phase: not at a one-card Ollin
+// choice, which asks only whether the others draw
+function handTakesPart(view) {
+  return !(view.phase === "ollin" && view.ollin.size !== 2);
+}
+
 function selectedCards(view) {
   return view.hand.filter((c) => local.selected.has(c.id));
 }
@@ -152,8 +158,7 @@ function dock(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const mine = message.seat !== null && view.current === message.seat;
-  // a one-card Ollin asks only whether the others draw: no card of yours takes part
-  const picking = mine && !(view.phase === "ollin" && view.ollin.size !== 2);
+  const picking = mine && handTakesPart(view);
   const hand = el("ul", { class: "ab-hand", "aria-label": t("alebrijes.label.hand", { n: view.hand.length }) },
     view.hand.map((card) => {
       const on = local.selected.has(card.id);
@@ -272,8 +277,7 @@ export function render(root, message, ctx) {
   if (local.table !== message.table.id) { local.table = message.table.id; local.selected = new Set(); }
   const ids = new Set(view.hand.map((c) => c.id));
   for (const id of [...local.selected]) if (!ids.has(id)) local.selected.delete(id);
-  if (view.current !== message.seat) local.selected.clear();
-  if (view.phase === "ollin" && view.ollin.size !== 2) local.selected.clear();
+  if (view.current !== message.seat || !handTakesPart(view)) local.selected.clear();
   const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   root.replaceChildren(...[
     finalSection(rctx, message), statusBar(rctx, message),
