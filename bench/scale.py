@@ -36,6 +36,11 @@ latency from an action's send to the last seat's new state, p50/p99.
 PostgreSQL runs with fsync on (``--no-fsync`` to turn it off); every action is durable before
 any push in every mode.
 
+``--repeat K`` runs the whole sequence of process counts and modes K times over, one
+after the other (1, 2, 3, 1, 2, 3, ...), then prints for each mode and process count the
+median delivered rate with its spread, the ratio of the medians, and each repeat's own ratio
+(its N processes over its one): a single run's ratio moves about ±15 % on two cores.
+
 ``--server-checkout PATH`` runs the server processes from another checkout (a ``git worktree``
 of an older commit, with this venv) under the same generators, quota and database: an older
 commit and this one measured alternately on one machine (issue 22's "a third of today's cost"
@@ -359,6 +364,9 @@ def main() -> None:
     parser.add_argument("--latency-share", type=float, default=0.5,
                         help="the share of the saturation rate --latency offers")
     parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="run the whole sequence K times and print each mode's median "
+                             "rates and ratios over the repeats")
     parser.add_argument("--server-checkout", metavar="PATH",
                         help="run the server processes from another checkout of the project "
                              "(e.g. a `git worktree` of an older commit), with this venv: "
@@ -393,14 +401,22 @@ def main() -> None:
           f"{args.generators} generator processes; {os.cpu_count()} cores"
           + (f"; servers from {SERVER_ROOT}" if SERVER_ROOT else ""), flush=True)
     one: dict[str, float] = {}
+    rates: dict[str, dict[int, list[float]]] = {}
     try:
         if args.profile:
             profile_run(args, tmp, postgres, redis)
             return
-        for n in args.processes:
-            run_processes(n, args, tmp, postgres, redis, one)
-            if n == 1 and "floor" in args.modes:
-                floor_run(args, tmp, postgres, one)
+        for k in range(args.repeat):
+            if args.repeat > 1:
+                print(f"repeat {k + 1} of {args.repeat}", flush=True)
+            for n in args.processes:
+                for mode, rate in run_processes(n, args, tmp, postgres, redis, one):
+                    rates.setdefault(mode, {}).setdefault(n, []).append(rate)
+                if n == 1 and "floor" in args.modes:
+                    floor_run(args, tmp, postgres, one)
+        if args.repeat > 1:
+            for text in repeat_summary(rates):
+                print(text, flush=True)
         if args.latency and "direct" in one:
             latency_run(args, tmp, postgres, redis, one["direct"], one.get("direct1"))
     finally:
@@ -432,7 +448,9 @@ def start_servers(n: int, tmp: Path, postgres: PostgresCluster, redis: RedisServ
 
 
 def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
-                  redis: RedisServer, one: dict[str, float]) -> None:
+                  redis: RedisServer, one: dict[str, float]) -> list[tuple[str, float]]:
+    """Every mode's run at ``n`` processes; returns each mode's delivered actions/s."""
+    done: list[tuple[str, float]] = []
     # `forwarded` measures the forwarding hop itself: its processes never hand a table
     # over (else the first socket would bring each table to where it lands)
     for modes, env, label in (([m for m in args.modes if m in ("direct", "nginx")], None,
@@ -440,22 +458,24 @@ def run_processes(n: int, args: argparse.Namespace, tmp: Path, postgres: Postgre
                               ([m for m in args.modes if m == "forwarded" and n > 1],
                                {"LUDOTECA_TABLE_HANDOVER": "0"}, f"n{n}f")):
         if modes:
-            run_modes(n, modes, args, tmp, postgres, redis, one, env, label)
+            done += run_modes(n, modes, args, tmp, postgres, redis, one, env, label)
+    return done
 
 
 def run_modes(n: int, modes: list[str], args: argparse.Namespace, tmp: Path,
               postgres: PostgresCluster, redis: RedisServer, one: dict[str, float],
-              env: dict[str, str] | None, label: str) -> None:
+              env: dict[str, str] | None, label: str) -> list[tuple[str, float]]:
     # each mode on server processes and a database of its own: measured after another mode
     # on the same processes (its tables left seated, their players gone), a mode came out
     # 10-30 % dearer an action on a calm machine, so the ratios moved with --modes' order
-    for mode in modes:
-        run_mode(n, mode, args, tmp, postgres, redis, one, env, f"{label}{mode[0]}")
+    return [(mode, run_mode(n, mode, args, tmp, postgres, redis, one, env, f"{label}{mode[0]}"))
+            for mode in modes]
 
 
 def run_mode(n: int, mode: str, args: argparse.Namespace, tmp: Path,
              postgres: PostgresCluster, redis: RedisServer, one: dict[str, float],
-             env: dict[str, str] | None, label: str) -> None:
+             env: dict[str, str] | None, label: str) -> float:
+    """One mode at ``n`` processes, printed; returns its delivered actions/s."""
     from tests.support.nginx import Nginx, compose_nginx_conf
 
     servers, groups = start_servers(n, tmp, postgres, redis, label, extra_env=env)
@@ -486,6 +506,7 @@ def run_mode(n: int, mode: str, args: argparse.Namespace, tmp: Path,
                       f"server CPU per action over direct", flush=True)
         if mode == "direct":
             one[f"direct{n}"] = m["cpu_per_action_us"]
+        return float(m["rate"])
     finally:
         if proxy is not None:
             proxy.stop()
@@ -493,6 +514,31 @@ def run_mode(n: int, mode: str, args: argparse.Namespace, tmp: Path,
             server.stop()
         for group in groups:
             group.remove()
+
+
+def repeat_summary(rates: dict[str, dict[int, list[float]]]) -> list[str]:
+    """--repeat's lines: for each mode and process count, the median rate over the repeats
+    (min-max), the ratio of that median to one process's median, and the ratio of each repeat
+    (its N processes over its own one process) with their median and how many of them reach
+    issue 22's 0.9·N."""
+    lines = []
+    for mode, by_n in rates.items():
+        ones = by_n.get(1)
+        for n, values in sorted(by_n.items()):
+            repeats = f"{len(values)} repeat{'s' if len(values) > 1 else ''}"
+            text = (f"over {repeats}, {n} process{'es' if n > 1 else ''}, {mode}: "
+                    f"median {statistics.median(values):.0f} actions/s "
+                    f"({min(values):.0f}-{max(values):.0f})")
+            if ones and n > 1:
+                ratios = [v / o for v, o in zip(values, ones, strict=False)]
+                met = sum(r >= 0.9 * n for r in ratios)
+                of_medians = statistics.median(values) / statistics.median(ones)
+                text += (f"; ratio of the medians {of_medians:.2f}x"
+                         f"; each repeat's ratio {', '.join(f'{r:.2f}x' for r in ratios)}"
+                         f" (median {statistics.median(ratios):.2f}x; {met} of {len(ratios)} "
+                         f">= {0.9 * n:.1f}x)")
+            lines.append(text)
+    return lines
 
 
 class FloorServer:

@@ -26,3 +26,21 @@ def test_a_benchmark_answers_help(name: str) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage:")
     assert f"bench.{name}" in done.stdout or name in done.stdout
+
+
+def test_scale_repeat_summary_pairs_each_repeat_with_its_own_one_process() -> None:
+    """``bench.scale --repeat``: medians over the repeats, and each repeat's ratio divided by
+    the one-process rate of the same repeat (not by the median, nor the first)."""
+    from bench.scale import repeat_summary
+
+    lines = repeat_summary({"nginx": {1: [300.0, 400.0, 350.0], 2: [600.0, 640.0, 700.0],
+                                      3: [800.0, 1200.0, 950.0]}})
+    assert lines[0] == "over 3 repeats, 1 process, nginx: median 350 actions/s (300-400)"
+    assert lines[1] == ("over 3 repeats, 2 processes, nginx: median 640 actions/s (600-700); "
+                        "ratio of the medians 1.83x; each repeat's ratio 2.00x, 1.60x, 2.00x "
+                        "(median 2.00x; 2 of 3 >= 1.8x)")
+    assert lines[2].endswith("each repeat's ratio 2.67x, 3.00x, 2.71x (median 2.71x; "
+                             "2 of 3 >= 2.7x)")
+    # no one-process run: rates alone
+    assert repeat_summary({"direct": {2: [500.0]}}) == [
+        "over 1 repeat, 2 processes, direct: median 500 actions/s (500-500)"]
