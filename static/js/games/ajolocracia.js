@@ -279,25 +279,41 @@ function lastReveals(ctx, view) {
   return out;
 }
 
+function habitat(ctx, env) {
+  return ctx.el("span", { class: `aj-habitat${env.ambystoma ? " aj-occupied" : ""}` },
+    miniCard(ctx, env),
+    env.ambystoma ? miniCard(ctx, env.ambystoma, "aj-resident") : null,
+    env.ambystoma ? ctx.el("span", { class: "aj-times3", title: ctx.t("ajolocracia.on_environment") }, "×3") : null);
+}
+
+// An Ambystoma on an environment is shown, counted and scored in the Ambystomas' group (the
+// view lists it with its environment); the environments' group holds only the free ones,
+// which score nothing yet.
 function group(ctx, player, key) {
   const { el, t } = ctx;
-  const cards = player.tableau[key] || [];
-  if (!cards.length) return null;
-  const label = t(`ajolocracia.category.${key}`);
-  let points = SCORED.includes(key) ? player.running[key] : null;
-  if (key === "environment" && !player.tableau.ambystoma.length && cards.some((c) => c.ambystoma)) points = player.running.ambystoma;
+  const envs = player.tableau.environment || [];
+  let cards = player.tableau[key] || [];
+  let body = cards.map((c) => miniCard(ctx, c));
+  let count = cards.length;
+  if (key === "ambystoma") {
+    const homes = envs.filter((env) => env.ambystoma);
+    body = [...body, ...homes.map((env) => habitat(ctx, env))];
+    count += homes.length;
+  } else if (key === "environment") {
+    cards = envs.filter((env) => !env.ambystoma);
+    body = cards.map((env) => habitat(ctx, env));
+    count = cards.length;
+  }
+  if (!count) return null;
+  const label = t(key === "environment" ? "ajolocracia.category.free_environment" : `ajolocracia.category.${key}`);
+  const points = SCORED.includes(key) ? player.running[key] : null;
   const detail = key === "citizenship" ? `${t("ajolocracia.kind.faces", { n: player.running.faces })} · ` : "";
-  const body = key === "environment"
-    ? cards.map((env) => el("span", { class: `aj-habitat${env.ambystoma ? " aj-occupied" : ""}` },
-      miniCard(ctx, env),
-      env.ambystoma ? miniCard(ctx, env.ambystoma, "aj-resident") : null,
-      env.ambystoma ? el("span", { class: "aj-times3", title: t("ajolocracia.on_environment") }, "×3") : null))
-    : cards.map((c) => miniCard(ctx, c));
-  return el("div", { class: `aj-group aj-group-${key}`, dataset: { group: key, count: String(cards.length) } },
+  const note = { values: "ajolocracia.values_kept", environment: "ajolocracia.free_environment_note" }[key];
+  return el("div", { class: `aj-group aj-group-${key}`, dataset: { group: key, count: String(count) } },
     el("div", { class: "aj-group-label" },
-      el("span", {}, `${label} (${cards.length})`),
+      el("span", {}, `${label} (${count})`),
       points !== null ? el("span", { class: "aj-points", title: t("ajolocracia.score", { n: points }) }, `${detail}${t("ajolocracia.pts", { n: points })}`) : null,
-      key === "values" ? el("span", { class: "aj-points muted" }, t("ajolocracia.values_kept")) : null),
+      note ? el("span", { class: "aj-points muted" }, t(note)) : null),
     el("div", { class: "aj-stack" }, body));
 }
 
