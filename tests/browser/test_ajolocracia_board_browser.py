@@ -5,7 +5,9 @@ turn 4 is made while her page is open (es 390 px, en 1280 px).
 - The tableau shows every Ambystoma in the Ambystomas' group, the one on its environment
   too, counted and scored there (it once sat in an "Environments" group with no points while
   the Ambystomas' group said "(1)" beside the points of both); only free environments make
-  a group of their own. The groups' points add up to the round's running total."""
+  a group of their own. The groups' points add up to the round's running total.
+- The live region (which reads only the newest log line) says what the reveal showed, every
+  player's pick and where the hands go; it once said only "Hands pass to the left"."""
 
 from __future__ import annotations
 
@@ -97,7 +99,7 @@ def points(text: str) -> int:
 
 @pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 390, "height": 844}),
                                                 ("en", {"width": 1280, "height": 800})])
-def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown(
+def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown_and_the_reveal_is_heard(
         shared_server, browser, lang: str, viewport: dict) -> None:
     base = shared_server.url
     words = json.loads((CATALOGUES / f"{lang}.json").read_text())
@@ -112,6 +114,14 @@ def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown(
     page.wait_for_function(
         "(v) => document.getElementById('table-app').dataset.version !== v", arg=before)
     page.wait_for_timeout(300)
+
+    # the reveal, heard whole: every player's pick and where the hands go
+    live = page.locator("#live").inner_text()
+    turn = words["ajolocracia.log.revealed"].split("{turn}")[0]
+    assert live.startswith(turn), live
+    for name in NAMES:
+        assert name in live, live
+    assert live.endswith(words["ajolocracia.log.passed_left"]), live
 
     mine = page.locator(".aj-tableau.aj-mine")
     ambystomas = mine.locator(".aj-group-ambystoma")

@@ -432,27 +432,32 @@ export function render(root, message, ctx) {
   target?.focus();
 }
 
-// how each event reads in the log (table.js keeps the journal: ../journal.js)
+// how each event reads in the log (table.js keeps the journal: ../journal.js). The live
+// region reads only the newest line, so a turn's reveal is one line that names every pick
+// and where the hands go next (not one line per player and then "hands pass to the left").
 export function eventLines(ctx, event) {
   const { t } = ctx;
   const who = (seat) => ctx.seatName(seat);
-  const cardNames = (cards) => cards.map((c) => kindName(t, c.kind)).join(", ");
-  const placed = (p, key) => [t(key, { player: who(p.seat), cards: cardNames(p.cards), card: cardNames(p.cards) }),
-    ...p.cards.filter((c) => c.environment !== null && c.environment !== undefined)
-      .map((c) => t("ajolocracia.log.on_environment", { player: who(p.seat), card: kindName(t, c.kind) })),
-    ...(p.returned_ine ? [t("ajolocracia.log.returned_ine", { player: who(p.seat) })] : [])];
+  const cardName = (c) => (c.environment !== null && c.environment !== undefined
+    ? t("ajolocracia.log.card_on_environment", { card: kindName(t, c.kind) }) : kindName(t, c.kind));
+  const part = (p) => {
+    const cards = p.cards.map(cardName).join(" + ");
+    const line = t(p.ajolocracia ? "ajolocracia.log.part_ajolocracia" : "ajolocracia.log.part", { player: who(p.seat), cards });
+    return p.returned_ine ? t("ajolocracia.log.part_returned_ine", { part: line }) : line;
+  };
+  const parts = (picks) => picks.map(part).join("; ");
+  const passed = (direction) => t(direction === "right" ? "ajolocracia.log.passed_right" : "ajolocracia.log.passed_left");
   switch (event.type) {
-    case "picked": return [event.cards ? t("ajolocracia.log.picked_own", { cards: cardNames(event.cards) }) : t("ajolocracia.log.picked", { player: who(event.seat) })];
+    case "picked": return [event.cards ? t("ajolocracia.log.picked_own", { cards: event.cards.map((c) => kindName(t, c.kind)).join(", ") }) : t("ajolocracia.log.picked", { player: who(event.seat) })];
     case "unpicked": return [t("ajolocracia.log.unpicked", { player: who(event.seat) })];
-    case "ajolocracia": return [t("ajolocracia.log.ajolocracia", { player: who(event.seat) })];
-    case "revealed": return event.picks.flatMap((p) => placed(p, "ajolocracia.log.revealed"));
-    case "last_cards": return event.picks.flatMap((p) => placed(p, "ajolocracia.log.last_card"));
-    case "passed": return [t(event.direction === "left" ? "ajolocracia.log.passed_left" : "ajolocracia.log.passed_right")];
+    case "revealed": return [t("ajolocracia.log.revealed", { turn: event.turn, picks: parts(event.picks),
+      passed: event.direction ? passed(event.direction) : "" }).trim()];
+    case "last_cards": return [t("ajolocracia.log.last_card", { picks: parts(event.picks) })];
     case "round_scored": return [t("ajolocracia.log.round_scored", { round: event.round }),
       ...event.scores.map((row, seat) => t("ajolocracia.log.round_score", { player: who(seat), n: row.total, round: event.round }))];
     case "round_started": return [t("ajolocracia.log.round_started", { round: event.round, n: event.hand_size })];
     case "game_over": return [t("ajolocracia.log.values"), t("ajolocracia.log.game_over"),
       t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
-    default: return [];
+    default: return []; // "ajolocracia" and "passed" are said by the reveal's line
   }
 }
