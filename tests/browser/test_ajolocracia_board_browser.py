@@ -138,3 +138,40 @@ def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown_and_the_reve
     page.screenshot(path=str(ARTIFACTS / f"ajolocracia-board-{lang}.png"), full_page=True)
     assert not errors, errors
     page.context.close()
+
+
+def whole_game() -> tuple[list[tuple[int, dict]], dict, list[int]]:
+    """Every seat takes its first card to the end: the moves, the value awards, the scores."""
+    state = ENGINE.setup(3, {}, SEED)
+    moves: list[tuple[int, dict]] = []
+    while not state.over:
+        for seat in range(3):
+            moves.append((seat, {"type": "pick", "card": state.hands[seat][0]}))
+            state, _ = ENGINE.apply(state, seat, moves[-1][1])
+    return moves, state.bonus, list(ENGINE.outcome(state).scores)
+
+
+def test_the_end_of_the_game_says_the_value_awards_and_the_final_scores(shared_server,
+                                                                        browser) -> None:
+    """The log at the end once said only "Time for democracy! Value cards are counted" and
+    the winner: neither who won or lost points for values nor anyone's final score."""
+    base = shared_server.url
+    moves, bonus, scores = whole_game()
+    players, table_id = table_at(base, shared_server.ws_url, moves)
+    for lang, viewport in (("es", {"width": 390, "height": 844}),
+                           ("en", {"width": 1280, "height": 800})):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+        page = open_as(browser, base, players[0], viewport, lang).new_page()
+        load_table(page, base, table_id)
+        page.wait_for_selector(".aj-final")
+        log = page.locator("#log li").all_inner_texts()
+        name = NAMES
+        for seat, count in enumerate(bonus["counts"]):
+            points = bonus["total"][seat]
+            key = "ajolocracia.log.values_player" + ("_one" if count == 1 else "")
+            line = words[key].format(player=name[seat], n=count, points=(
+                f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"))
+            assert line in log, (line, log[-10:])
+        parts = ", ".join(f"{name[seat]} {n}" for seat, n in enumerate(scores))
+        assert words["ajolocracia.log.final_scores"].format(scores=parts) in log, log[-10:]
+        page.context.close()

@@ -456,8 +456,15 @@ export function eventLines(ctx, event) {
     case "round_scored": return [t("ajolocracia.log.round_scored", { round: event.round }),
       ...event.scores.map((row, seat) => t("ajolocracia.log.round_score", { player: who(seat), n: row.total, round: event.round }))];
     case "round_started": return [t("ajolocracia.log.round_started", { round: event.round, n: event.hand_size })];
-    case "game_over": return [t("ajolocracia.log.values"), t("ajolocracia.log.game_over"),
-      t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
+    case "game_over": {
+      const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+      const values = event.values ? event.values.counts.map((n, seat) =>
+        t("ajolocracia.log.values_player", { player: who(seat), n, points: signed(event.values.total[seat]) })) : [];
+      const scores = event.scores.map((n, seat) => t("ajolocracia.log.score_part", { player: who(seat), n })).join(", ");
+      return [t("ajolocracia.log.values"), ...values, t("ajolocracia.log.game_over"),
+        t("ajolocracia.log.final_scores", { scores }),
+        t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
+    }
     default: return []; // "ajolocracia" and "passed" are said by the reveal's line
   }
 }
