@@ -176,7 +176,7 @@ function whoPicked(ctx, message) {
           picking ? el("span", { class: "muted", title: t("ajolocracia.hand_size", { n: p.hand_size }) }, t("ajolocracia.chip.hand", { n: p.hand_size })) : null,
           el("span", { class: "muted", title: t("ajolocracia.values_count", { n: p.values }) }, t("ajolocracia.chip.values", { n: p.values })),
           el("span", { class: "aj-score", title: t("ajolocracia.score", { n: p.score }) }, t("ajolocracia.pts", { n: p.score })),
-          p.can_pick_two && picking ? el("span", { class: "aj-ine-badge", title: t("ajolocracia.can_pick_two") }, "INE ×2") : null));
+          p.can_pick_two && picking ? el("span", { class: "aj-ine-badge", title: t("ajolocracia.can_pick_two") }, t("ajolocracia.chip.ine")) : null));
     })));
 }
 
