@@ -237,8 +237,9 @@ class AjolocraciaEngine(BaseEngine):
             placed.append(entry)
             s.picks[seat] = []
         s.last_reveal = {"round": s.round, "turn": s.turn, "automatic": False, "picks": placed}
-        events.append(Event("revealed", _copy_json(s.last_reveal)))
         direction = self.direction(s)
+        # where the hands go next, so that the reveal's one log line can say it too
+        events.append(Event("revealed", {**_copy_json(s.last_reveal), "direction": direction}))
         step = 1 if direction == "left" else -1
         hands: list[list[int]] = [[] for _ in range(s.seats)]
         for seat in range(s.seats):

@@ -176,7 +176,7 @@ function whoPicked(ctx, message) {
           picking ? el("span", { class: "muted", title: t("ajolocracia.hand_size", { n: p.hand_size }) }, t("ajolocracia.chip.hand", { n: p.hand_size })) : null,
           el("span", { class: "muted", title: t("ajolocracia.values_count", { n: p.values }) }, t("ajolocracia.chip.values", { n: p.values })),
           el("span", { class: "aj-score", title: t("ajolocracia.score", { n: p.score }) }, t("ajolocracia.pts", { n: p.score })),
-          p.can_pick_two && picking ? el("span", { class: "aj-ine-badge", title: t("ajolocracia.can_pick_two") }, "INE ×2") : null));
+          p.can_pick_two && picking ? el("span", { class: "aj-ine-badge", title: t("ajolocracia.can_pick_two") }, t("ajolocracia.chip.ine")) : null));
     })));
 }
 
@@ -279,25 +279,41 @@ function lastReveals(ctx, view) {
   return out;
 }
 
+function habitat(ctx, env) {
+  return ctx.el("span", { class: `aj-habitat${env.ambystoma ? " aj-occupied" : ""}` },
+    miniCard(ctx, env),
+    env.ambystoma ? miniCard(ctx, env.ambystoma, "aj-resident") : null,
+    env.ambystoma ? ctx.el("span", { class: "aj-times3", title: ctx.t("ajolocracia.on_environment") }, "×3") : null);
+}
+
+// An Ambystoma on an environment is shown, counted and scored in the Ambystomas' group (the
+// view lists it with its environment); the environments' group holds only the free ones,
+// which score nothing yet.
 function group(ctx, player, key) {
   const { el, t } = ctx;
-  const cards = player.tableau[key] || [];
-  if (!cards.length) return null;
-  const label = t(`ajolocracia.category.${key}`);
-  let points = SCORED.includes(key) ? player.running[key] : null;
-  if (key === "environment" && !player.tableau.ambystoma.length && cards.some((c) => c.ambystoma)) points = player.running.ambystoma;
+  const envs = player.tableau.environment || [];
+  let cards = player.tableau[key] || [];
+  let body = cards.map((c) => miniCard(ctx, c));
+  let count = cards.length;
+  if (key === "ambystoma") {
+    const homes = envs.filter((env) => env.ambystoma);
+    body = [...body, ...homes.map((env) => habitat(ctx, env))];
+    count += homes.length;
+  } else if (key === "environment") {
+    cards = envs.filter((env) => !env.ambystoma);
+    body = cards.map((env) => habitat(ctx, env));
+    count = cards.length;
+  }
+  if (!count) return null;
+  const label = t(key === "environment" ? "ajolocracia.category.free_environment" : `ajolocracia.category.${key}`);
+  const points = SCORED.includes(key) ? player.running[key] : null;
   const detail = key === "citizenship" ? `${t("ajolocracia.kind.faces", { n: player.running.faces })} · ` : "";
-  const body = key === "environment"
-    ? cards.map((env) => el("span", { class: `aj-habitat${env.ambystoma ? " aj-occupied" : ""}` },
-      miniCard(ctx, env),
-      env.ambystoma ? miniCard(ctx, env.ambystoma, "aj-resident") : null,
-      env.ambystoma ? el("span", { class: "aj-times3", title: t("ajolocracia.on_environment") }, "×3") : null))
-    : cards.map((c) => miniCard(ctx, c));
-  return el("div", { class: `aj-group aj-group-${key}`, dataset: { group: key, count: String(cards.length) } },
+  const note = { values: "ajolocracia.values_kept", environment: "ajolocracia.free_environment_note" }[key];
+  return el("div", { class: `aj-group aj-group-${key}`, dataset: { group: key, count: String(count) } },
     el("div", { class: "aj-group-label" },
-      el("span", {}, `${label} (${cards.length})`),
+      el("span", {}, `${label} (${count})`),
       points !== null ? el("span", { class: "aj-points", title: t("ajolocracia.score", { n: points }) }, `${detail}${t("ajolocracia.pts", { n: points })}`) : null,
-      key === "values" ? el("span", { class: "aj-points muted" }, t("ajolocracia.values_kept")) : null),
+      note ? el("span", { class: "aj-points muted" }, t(note)) : null),
     el("div", { class: "aj-stack" }, body));
 }
 
@@ -416,27 +432,39 @@ export function render(root, message, ctx) {
   target?.focus();
 }
 
-// how each event reads in the log (table.js keeps the journal: ../journal.js)
+// how each event reads in the log (table.js keeps the journal: ../journal.js). The live
+// region reads only the newest line, so a turn's reveal is one line that names every pick
+// and where the hands go next (not one line per player and then "hands pass to the left").
 export function eventLines(ctx, event) {
   const { t } = ctx;
   const who = (seat) => ctx.seatName(seat);
-  const cardNames = (cards) => cards.map((c) => kindName(t, c.kind)).join(", ");
-  const placed = (p, key) => [t(key, { player: who(p.seat), cards: cardNames(p.cards), card: cardNames(p.cards) }),
-    ...p.cards.filter((c) => c.environment !== null && c.environment !== undefined)
-      .map((c) => t("ajolocracia.log.on_environment", { player: who(p.seat), card: kindName(t, c.kind) })),
-    ...(p.returned_ine ? [t("ajolocracia.log.returned_ine", { player: who(p.seat) })] : [])];
+  const cardName = (c) => (c.environment !== null && c.environment !== undefined
+    ? t("ajolocracia.log.card_on_environment", { card: kindName(t, c.kind) }) : kindName(t, c.kind));
+  const part = (p) => {
+    const cards = p.cards.map(cardName).join(" + ");
+    const line = t(p.ajolocracia ? "ajolocracia.log.part_ajolocracia" : "ajolocracia.log.part", { player: who(p.seat), cards });
+    return p.returned_ine ? t("ajolocracia.log.part_returned_ine", { part: line }) : line;
+  };
+  const parts = (picks) => picks.map(part).join("; ");
+  const passed = (direction) => t(direction === "right" ? "ajolocracia.log.passed_right" : "ajolocracia.log.passed_left");
   switch (event.type) {
-    case "picked": return [event.cards ? t("ajolocracia.log.picked_own", { cards: cardNames(event.cards) }) : t("ajolocracia.log.picked", { player: who(event.seat) })];
+    case "picked": return [event.cards ? t("ajolocracia.log.picked_own", { cards: event.cards.map((c) => kindName(t, c.kind)).join(", ") }) : t("ajolocracia.log.picked", { player: who(event.seat) })];
     case "unpicked": return [t("ajolocracia.log.unpicked", { player: who(event.seat) })];
-    case "ajolocracia": return [t("ajolocracia.log.ajolocracia", { player: who(event.seat) })];
-    case "revealed": return event.picks.flatMap((p) => placed(p, "ajolocracia.log.revealed"));
-    case "last_cards": return event.picks.flatMap((p) => placed(p, "ajolocracia.log.last_card"));
-    case "passed": return [t(event.direction === "left" ? "ajolocracia.log.passed_left" : "ajolocracia.log.passed_right")];
+    case "revealed": return [t("ajolocracia.log.revealed", { turn: event.turn, picks: parts(event.picks),
+      passed: event.direction ? passed(event.direction) : "" }).trim()];
+    case "last_cards": return [t("ajolocracia.log.last_card", { picks: parts(event.picks) })];
     case "round_scored": return [t("ajolocracia.log.round_scored", { round: event.round }),
       ...event.scores.map((row, seat) => t("ajolocracia.log.round_score", { player: who(seat), n: row.total, round: event.round }))];
     case "round_started": return [t("ajolocracia.log.round_started", { round: event.round, n: event.hand_size })];
-    case "game_over": return [t("ajolocracia.log.values"), t("ajolocracia.log.game_over"),
-      t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
-    default: return [];
+    case "game_over": {
+      const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+      const values = event.values ? event.values.counts.map((n, seat) =>
+        t("ajolocracia.log.values_player", { player: who(seat), n, points: signed(event.values.total[seat]) })) : [];
+      const scores = event.scores.map((n, seat) => t("ajolocracia.log.score_part", { player: who(seat), n })).join(", ");
+      return [t("ajolocracia.log.values"), ...values, t("ajolocracia.log.game_over"),
+        t("ajolocracia.log.final_scores", { scores }),
+        t(event.winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, event.winners) })];
+    }
+    default: return []; // "ajolocracia" and "passed" are said by the reveal's line
   }
 }

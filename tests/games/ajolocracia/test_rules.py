@@ -177,9 +177,13 @@ def test_pass_direction(alternate: bool, round: int, direction: str) -> None:
                    ["citizenship_1", "citizenship_2", "citizenship_3"]],
                   options={"alternate_direction": alternate}, round=round)
     assert ENGINE.view(state, 0)["direction"] == direction
-    state = play_turn(state, "institution", "ine", "citizenship_1")
+    state = play_turn(state, "institution", "ine")
+    state, events = pick(state, 2, "citizenship_1")
     receiver = 1 if direction == "left" else 2
     assert hand_kinds(state, receiver) == ["rosaceum", "value"]
+    # the reveal says where the hands go next (its log line says both at once)
+    revealed = next(e for e in events if e.type == "revealed")
+    assert revealed.data["direction"] == direction
 
 
 def test_last_card_is_placed_and_round_ends_and_next_round_comes_from_the_pile() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,18 @@ def test_kinds_categories_and_table_strings(lang: str) -> None:
 
 def test_both_languages_have_the_same_keys() -> None:
     assert catalogue("es").keys() == catalogue("en").keys()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_one_point_is_not_plural(lang: str) -> None:
+    """The client takes a key's "_one" form for a count of one: "1 pt", not "1 pts"."""
+    assert catalogue(lang)["ajolocracia.pts_one"] == {"es": "1 pto", "en": "1 pt"}[lang]
+
+
+def test_the_page_writes_no_words_of_its_own() -> None:
+    """Every word the Ajolocracia client puts in an element comes from the catalogues (the
+    INE badge of the players' list was a literal "INE ×2"); the card art's printed "INE"
+    (an SVG text) is a picture."""
+    source = (I18N.parents[1] / "static" / "js" / "games" / "ajolocracia.js").read_text()
+    literal = re.compile(r'\bel\("\w+", \{[^{}]*\}, "([^"]*[^\W\d_][^"]*)"\)')
+    assert literal.findall(source) == []

@@ -1,0 +1,177 @@
+"""Ajolocracia in Chromium at a pinned deal (three players, seed 0): Ana, the page's player,
+has an Ambystoma lermaense on an environment and a loose rosaceum, and the last pick of
+turn 4 is made while her page is open (es 390 px, en 1280 px).
+
+- The tableau shows every Ambystoma in the Ambystomas' group, the one on its environment
+  too, counted and scored there (it once sat in an "Environments" group with no points while
+  the Ambystomas' group said "(1)" beside the points of both); only free environments make
+  a group of their own. The groups' points add up to the round's running total.
+- The live region (which reads only the newest log line) says what the reveal showed, every
+  player's pick and where the hands go; it once said only "Hands pass to the left"."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.api.deps import TEST_SEED_HEADER
+from app.games import ENGINES
+from tests.browser.comfort import act, connect, load_table, open_as, run, settle
+from tests.support.browser import launch_chromium
+from tests.support.client import ApiClient
+
+pytestmark = pytest.mark.browser
+
+ENGINE = ENGINES["ajolocracia"]
+SEED = 0
+NAMES = ("Ana", "Beto", "Cleo")
+AMBYSTOMAS = {"mexicanum", "lermaense", "rosaceum"}
+CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+def moves_to_a_habitat_and_a_loose_ambystoma() -> list[tuple[int, dict]]:
+    """Seat 0 takes an environment, then Ambystomas; the others their first card. The moves
+    up to the turn after which seat 0 has one Ambystoma on an environment and one loose."""
+    state = ENGINE.setup(3, {}, SEED)
+    moves: list[tuple[int, dict]] = []
+    while True:
+        assert state.round == 1, "no such turn in this deal"
+        for seat in range(3):
+            hand = state.hands[seat]
+            kinds = [state.kinds[c] for c in hand]
+            card = hand[0]
+            if seat == 0:
+                placed = [state.kinds[c] for c in state.tableau[0]]
+                wanted = ["environment"] if "environment" not in placed else sorted(AMBYSTOMAS)
+                card = next((hand[kinds.index(k)] for k in wanted if k in kinds), card)
+            moves.append((seat, {"type": "pick", "card": card}))
+            state, _ = ENGINE.apply(state, seat, moves[-1][1])
+        housed = {a for _, a in state.habitats[0]}
+        loose = [c for c in state.tableau[0] if state.kinds[c] in AMBYSTOMAS and c not in housed]
+        if housed and loose:
+            return moves
+
+
+def table_at(base: str, ws_url: str, moves: list[tuple[int, dict]]) -> tuple[list, str]:
+    players = [ApiClient(base, name) for name in NAMES]
+    r = httpx.post(f"{base}/api/tables", timeout=10,
+                   headers={**players[0].headers, TEST_SEED_HEADER: str(SEED)},
+                   json={"game": "ajolocracia", "seats": 3, "options": {}})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    invite = table["invite_url"].rsplit("/", 1)[1]
+    for seat, p in enumerate(players[1:], start=1):
+        assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
+    assert players[0].start(table["id"]).status_code == 200
+    play(ws_url, players, table["id"], moves)
+    return players, table["id"]
+
+
+def play(ws_url: str, players: list, table_id: str, moves: list[tuple[int, dict]]) -> None:
+    async def go() -> None:
+        clients = await connect(ws_url, players, table_id)
+        try:
+            for seat, action in moves:
+                await settle(clients)
+                await act(clients[seat], action)
+            await settle(clients)
+        finally:
+            for c in clients:
+                await c.close()
+
+    run(go())
+
+
+def points(text: str) -> int:
+    return int(re.search(r"(-?\d+) pt", text).group(1))
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 390, "height": 844}),
+                                                ("en", {"width": 1280, "height": 800})])
+def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown_and_the_reveal_is_heard(
+        shared_server, browser, lang: str, viewport: dict) -> None:
+    base = shared_server.url
+    words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+    moves = moves_to_a_habitat_and_a_loose_ambystoma()
+    players, table_id = table_at(base, shared_server.ws_url, moves[:-1])
+    page = open_as(browser, base, players[0], viewport, lang).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    load_table(page, base, table_id)
+    before = page.locator("#table-app").get_attribute("data-version")
+    play(shared_server.ws_url, players, table_id, moves[-1:])  # the turn's last pick
+    page.wait_for_function(
+        "(v) => document.getElementById('table-app').dataset.version !== v", arg=before)
+    page.wait_for_timeout(300)
+
+    # the reveal, heard whole: every player's pick and where the hands go
+    live = page.locator("#live").inner_text()
+    turn = words["ajolocracia.log.revealed"].split("{turn}")[0]
+    assert live.startswith(turn), live
+    for name in NAMES:
+        assert name in live, live
+    assert live.endswith(words["ajolocracia.log.passed_left"]), live
+
+    mine = page.locator(".aj-tableau.aj-mine")
+    ambystomas = mine.locator(".aj-group-ambystoma")
+    assert ambystomas.get_attribute("data-count") == "2"
+    label = ambystomas.locator(".aj-group-label span").first.inner_text()
+    assert label == f"{words['ajolocracia.category.ambystoma']} (2)"
+    assert ambystomas.locator(".aj-habitat.aj-occupied .aj-resident").count() == 1
+    assert ambystomas.locator("svg.aj-card").count() == 3  # rosaceum, environment, lermaense
+    assert points(ambystomas.locator(".aj-points").first.inner_text()) == 6 + 1
+    assert mine.locator(".aj-group-environment").count() == 0  # no free environment
+    # the groups' points add up to the round's running total in the heading
+    shown = [points(t) for t in mine.locator(".aj-group .aj-points:not(.muted)").all_inner_texts()]
+    assert sum(shown) == points(mine.locator("h3 .aj-points").inner_text())
+    page.screenshot(path=str(ARTIFACTS / f"ajolocracia-board-{lang}.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()
+
+
+def whole_game() -> tuple[list[tuple[int, dict]], dict, list[int]]:
+    """Every seat takes its first card to the end: the moves, the value awards, the scores."""
+    state = ENGINE.setup(3, {}, SEED)
+    moves: list[tuple[int, dict]] = []
+    while not state.over:
+        for seat in range(3):
+            moves.append((seat, {"type": "pick", "card": state.hands[seat][0]}))
+            state, _ = ENGINE.apply(state, seat, moves[-1][1])
+    return moves, state.bonus, list(ENGINE.outcome(state).scores)
+
+
+def test_the_end_of_the_game_says_the_value_awards_and_the_final_scores(shared_server,
+                                                                        browser) -> None:
+    """The log at the end once said only "Time for democracy! Value cards are counted" and
+    the winner: neither who won or lost points for values nor anyone's final score."""
+    base = shared_server.url
+    moves, bonus, scores = whole_game()
+    players, table_id = table_at(base, shared_server.ws_url, moves)
+    for lang, viewport in (("es", {"width": 390, "height": 844}),
+                           ("en", {"width": 1280, "height": 800})):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+        page = open_as(browser, base, players[0], viewport, lang).new_page()
+        load_table(page, base, table_id)
+        page.wait_for_selector(".aj-final")
+        log = page.locator("#log li").all_inner_texts()
+        name = NAMES
+        for seat, count in enumerate(bonus["counts"]):
+            points = bonus["total"][seat]
+            key = "ajolocracia.log.values_player" + ("_one" if count == 1 else "")
+            line = words[key].format(player=name[seat], n=count, points=(
+                f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"))
+            assert line in log, (line, log[-10:])
+        parts = ", ".join(f"{name[seat]} {n}" for seat, n in enumerate(scores))
+        assert words["ajolocracia.log.final_scores"].format(scores=parts) in log, log[-10:]
+        page.context.close()
