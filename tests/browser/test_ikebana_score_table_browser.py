@@ -182,3 +182,34 @@ def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_t
         assert widths[0] <= widths[1] + 1, widths
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["phone-es", "laptop-en"])
+def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, viewport,
+                                             lang) -> None:
+    """Round 1's breakdown ends each row on the prestige after the round. It read "+8 → 15"
+    for a player who started on 6 and was paid 1 during the round: the payments were nowhere,
+    so the figures did not add up. Now the row writes the whole sum: before, the bouquet, the
+    payments and the total."""
+    players, table_id, view = table
+    record = view["rounds"][0]
+    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        words = ("ramo", "pagos") if lang == "es" else ("bouquet", "payments")
+        breakdown = page.locator(".ik-breakdown[data-round='1']")
+        for seat in range(len(players)):
+            text = breakdown.locator(f"tr[data-seat='{seat}'] .ik-prestige-sum").inner_text()
+            match = re.fullmatch(rf"(\d+) ([+−]) (\d+) \({words[0]}\) ([+−]) (\d+) "
+                                 rf"\({words[1]}\) = (\d+)", text.strip())
+            assert match, text
+            before, bouquet, after = int(match[1]), int(match[3]), int(match[6])
+            payments = int(match[5]) * (-1 if match[4] == "−" else 1)
+            assert before == 6 and bouquet == record["points"][seat]
+            assert after == record["prestige"][seat] == before + bouquet + payments
+        # someone was paid or paid in round 1: the sum is not the bouquet alone
+        assert any(record["prestige"][s] != 6 + record["points"][s] for s in range(2))
+    finally:
+        context.close()

@@ -218,7 +218,25 @@ function bouquetCell(ctx, player) {
     wilds.has(i) ? el("figcaption", {}, t("ikebana.wild_as", { colour: t(`ikebana.colour.${wilds.get(i)}`) })) : null)));
 }
 
-function breakdownTable(ctx, result) {
+// Each player's prestige when a scored round began (the start, then each earlier round's
+// total), by round number: a round's breakdown adds its bouquet and its payments to it.
+function prestigeBefore(view) {
+  const before = new Map();
+  let previous = view.players.map(() => view.starting_prestige);
+  for (const r of view.rounds) { before.set(r.round, previous); previous = r.prestige; }
+  return before;
+}
+
+// "before + bouquet (bouquet) ± payments (payments) = after": the whole change of the round,
+// so that the prestige it ends on follows from what is written
+function prestigeSum(ctx, player, before) {
+  const payments = player.prestige - before - player.points;
+  const term = (n) => (n < 0 ? `− ${-n}` : `+ ${n}`);
+  return ctx.t("ikebana.table.prestige_sum", { before, bouquet: term(player.points),
+    payments: term(payments), total: player.prestige });
+}
+
+function breakdownTable(ctx, result, before) {
   const { el, t } = ctx;
   const head = [t("ikebana.table.player"), t("ikebana.table.bouquet"), t("ikebana.table.combinations"),
     t("ikebana.table.bouquet_total"), t("ikebana.table.points")];
@@ -233,7 +251,8 @@ function breakdownTable(ctx, result) {
       el("td", { "data-label": head[3] }, el("div", {}, t(`ikebana.bonus.${p.score.bonus}`)),
         el("div", { class: "ik-formula" }, formula(ctx, p.score)),
         result.doubled ? el("div", { class: "warn" }, t("ikebana.score.doubled", { points: p.points })) : null),
-      el("td", { "data-label": head[4], class: "ik-points" }, el("strong", {}, `+${p.points}`), " → ", String(p.prestige))))));
+      el("td", { "data-label": head[4], class: "ik-points" }, el("strong", {}, `+${p.points}`),
+        el("div", { class: "ik-prestige-sum" }, prestigeSum(ctx, p, before[p.seat])))))));
 }
 
 function roundsSection(ctx, message) {
@@ -245,11 +264,12 @@ function roundsSection(ctx, message) {
   const finalRounds = view.outcome && view.outcome.details && view.outcome.details.rounds;
   const results = finalRounds || [...seenRounds.byRound.values()].sort((a, b) => a.round - b.round);
   const newest = results.length ? results[results.length - 1].round : null;
+  const before = prestigeBefore(view);
   return el("section", { class: "card ik-rounds", "aria-label": t("ikebana.table.title") },
     summaryTable(ctx, message),
     results.slice().reverse().map((r) => el("details", { class: "ik-round-detail", open: r.round === newest, dataset: { round: r.round } },
       el("summary", {}, t("ikebana.table.round_n", { n: r.round }), r.doubled ? ` · ${t("ikebana.table.doubled")}` : ""),
-      el("div", { class: "ik-scroll" }, breakdownTable(ctx, r)))));
+      el("div", { class: "ik-scroll" }, breakdownTable(ctx, r, before.get(r.round))))));
 }
 
 // ------------------------------------------------------------------------ the end
