@@ -211,5 +211,9 @@ def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, view
             assert after == record["prestige"][seat] == before + bouquet + payments
         # someone was paid or paid in round 1: the sum is not the bouquet alone
         assert any(record["prestige"][s] != 6 + record["points"][s] for s in range(2))
+        if viewport == LAPTOP:  # the sum wraps; the five cards beside it stay on one line
+            tops = breakdown.locator(".ik-mini-bouquet").first.evaluate(
+                "e => [...e.children].map((c) => c.getBoundingClientRect().top)")
+            assert len(tops) == 5 and len(set(tops)) == 1, tops
     finally:
         context.close()
