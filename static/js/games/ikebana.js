@@ -82,6 +82,14 @@ function actionButtons(ctx, message) {
   return buttons;
 }
 
+// "draw or buy" only while a discard can be bought: with every pile empty or too dear the
+// prompt says why Draw is the only button
+function prompt(message) {
+  const phase = message.view.phase;
+  if (phase === "choose" && !message.legal_actions.some((a) => a.type === "buy")) return "choose_draw";
+  return phase;
+}
+
 function turnPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
@@ -103,7 +111,7 @@ function turnPanel(ctx, message) {
   const buttons = mine ? actionButtons(ctx, message) : [];
   const parts = [
     el("h2", { id: "ik-turn" }, mine ? t("ikebana.turn.yours") : t("ikebana.turn.other", { player: name(ctx, view.current) })),
-    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${view.phase}`)) : null,
+    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${prompt(message)}`)) : null,
     lines,
     buttons.length ? el("div", { class: "actions ik-actions", role: "group", "aria-labelledby": "ik-turn" }, buttons) : null];
   // at your turn the drawn card and its buttons are your hand: the shared dock keeps them in view
