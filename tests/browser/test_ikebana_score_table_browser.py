@@ -217,3 +217,47 @@ def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, view
             assert len(tops) == 5 and len(set(tops)) == 1, tops
     finally:
         context.close()
+
+
+async def keep_until_a_final_bouquet(ws_base: str, players: list[ApiClient],
+                                     table_id: str) -> dict:
+    """Everyone keeps what they draw, until someone's bouquet of round 4 is complete (and
+    the round, waiting for the others, is not scored yet)."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for _ in range(400):
+            state = await settle(clients)
+            view = state["view"]
+            if view["round"] == 4 and any(len(p["bouquet"]) == 5 for p in view["players"]):
+                return state
+            seat = state["to_act"][0]
+            kinds = {a["type"] for a in clients[seat].state["legal_actions"]}
+            await act(clients[seat], {"type": "draw" if "draw" in kinds else "keep"})
+        raise AssertionError("no bouquet of round 4 was finished")
+    finally:
+        for c in clients:
+            await c.close()
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["phone-es", "laptop-en"])
+def test_a_finished_final_bouquet_says_it_scores_double(shared_server, browser, viewport,
+                                                        lang) -> None:
+    """In the fourth round of the "final bouquet" variant a finished bouquet read "Este ramo
+    vale 10" and then added 20 when the round ended. Now its line says the doubled points."""
+    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    table_id = new_table(players, "ikebana", start=True, options={"final_bouquet_double": True})
+    view = run(keep_until_a_final_bouquet(shared_server.ws_url, players, table_id))["view"]
+    done = next(p for p in view["players"] if len(p["bouquet"]) == 5)
+    assert done["points"] == 2 * done["score"]["total"]
+    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        line = page.locator(f"#game section.ik-player[data-seat='{done['seat']}'] "
+                            ".ik-bouquet-score").inner_text()
+        doubled = "Ramo final ×2" if lang == "es" else "Final bouquet ×2"
+        assert f"{doubled}: {done['points']}" in line, line
+        assert str(done["score"]["total"]) in line
+    finally:
+        context.close()

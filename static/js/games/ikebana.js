@@ -164,7 +164,9 @@ function playerSection(ctx, message, player, size) {
       el("div", { class: "ik-bouquet" },
         el("div", { class: "ik-bouquet-cards" }, slots),
         player.score ? el("p", { class: "ik-bouquet-score" }, t("ikebana.label.bouquet_score", { n: player.score.total }),
-          " · ", t(`ikebana.bonus.${player.score.bonus}`)) : null),
+          " · ", t(`ikebana.bonus.${player.score.bonus}`),
+          // the fourth round of the "final bouquet" variant: what it will really add
+          player.points !== player.score.total ? [" · ", el("span", { class: "warn" }, t("ikebana.score.doubled", { points: player.points }))] : null) : null),
       pileBlock(ctx, message, player)));
 }
 
