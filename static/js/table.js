@@ -25,6 +25,7 @@ let pending = null; // the last action sent, until the server answers it
 let sent = null; // {version, at} of the last send: a second one at that version is a double tap
 let windowAt = 0; // performance.now() when the open timed window's "remaining" was read
 let lastAnnounced = "";
+let announcedLines = 0; // the log's length when it was last announced
 let wasMyTurn = false;
 let confirmingDelete = false;
 let autoJoined = false; // an invite link seats its visitor once, at once
@@ -252,10 +253,16 @@ function renderLog() {
   const list = $("log");
   list.replaceChildren(...lines.map((line) => el("li", {}, line)));
   list.scrollTop = list.scrollHeight;
-  // the newest line is what a screen reader hears; the board itself is not a live region
+  // a screen reader hears every line a move added (a rejection and the draw after it, a
+  // round's scores), not only the last one; the newest line alone when the log was drawn
+  // anew (first load, reconnect). The board itself is not a live region.
   const newest = lines.length ? String(lines[lines.length - 1]) : "";
-  if (newest && newest !== lastAnnounced) $("live").textContent = newest;
+  if (newest && newest !== lastAnnounced) {
+    const grew = !last.history && announcedLines > 0 && lines.length > announcedLines;
+    $("live").textContent = grew ? lines.slice(announcedLines).slice(-12).map(String).join(" ") : newest;
+  }
   lastAnnounced = newest;
+  announcedLines = lines.length;
 }
 
 // The hot seat of a branch: its host may take every free seat before the start, then plays

@@ -64,3 +64,37 @@ def test_only_the_others_see_a_price_on_a_pile(shared_server, browser, table, vi
             assert price.count() == (0 if seat == 0 else 1), (seat, pile.inner_text())
         finally:
             context.close()
+
+
+def test_the_prompt_offers_a_purchase_only_when_one_can_be_made(shared_server, browser,
+                                                               table) -> None:
+    """The first turn of a round has nothing to buy (every pile is empty), yet the prompt
+    said "Elige: robar del mazo o comprar un descarte" above a lone Robar button. Now it says
+    why Draw is all there is; with a discard for sale it still offers both. In Spanish the
+    price of a rejection names who is paid ("que cobra Beto", not "para Beto")."""
+    players, table_id = table
+    fresh = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    fresh_id = new_table(fresh, "ikebana", start=True)  # Ana starts, every pile empty
+    context = open_as(browser, shared_server.url, fresh[0], PHONE, "es")
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, fresh_id)
+        turn = page.locator("#game .ik-turn")
+        assert turn.locator("button").all_inner_texts() == ["Robar"]
+        assert turn.locator(".ik-prompt").inner_text() == \
+            "Roba del mazo (no hay ningún descarte que puedas comprar)"
+        assert turn.locator("#ik-reject-price").inner_text() == \
+            "Rechazar cuesta 1 de prestigio, que cobra Beto"
+    finally:
+        context.close()
+    # Beto's turn at the other table: Ana's pile has a card he can buy
+    context = open_as(browser, shared_server.url, players[1], LAPTOP, "en")
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        turn = page.locator("#game .ik-turn")
+        assert turn.locator("button[data-action=buy]").count() == 1
+        assert turn.locator(".ik-prompt").inner_text() == \
+            "Choose: draw from the deck or buy a discard"
+    finally:
+        context.close()

@@ -182,3 +182,82 @@ def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_t
         assert widths[0] <= widths[1] + 1, widths
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["phone-es", "laptop-en"])
+def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, viewport,
+                                             lang) -> None:
+    """Round 1's breakdown ends each row on the prestige after the round. It read "+8 → 15"
+    for a player who started on 6 and was paid 1 during the round: the payments were nowhere,
+    so the figures did not add up. Now the row writes the whole sum: before, the bouquet, the
+    payments and the total."""
+    players, table_id, view = table
+    record = view["rounds"][0]
+    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        words = ("ramo", "pagos") if lang == "es" else ("bouquet", "payments")
+        breakdown = page.locator(".ik-breakdown[data-round='1']")
+        for seat in range(len(players)):
+            text = breakdown.locator(f"tr[data-seat='{seat}'] .ik-prestige-sum").inner_text()
+            match = re.fullmatch(rf"(\d+) ([+−]) (\d+) \({words[0]}\) ([+−]) (\d+) "
+                                 rf"\({words[1]}\) = (\d+)", text.strip())
+            assert match, text
+            before, bouquet, after = int(match[1]), int(match[3]), int(match[6])
+            payments = int(match[5]) * (-1 if match[4] == "−" else 1)
+            assert before == 6 and bouquet == record["points"][seat]
+            assert after == record["prestige"][seat] == before + bouquet + payments
+        # someone was paid or paid in round 1: the sum is not the bouquet alone
+        assert any(record["prestige"][s] != 6 + record["points"][s] for s in range(2))
+        if viewport == LAPTOP:  # the sum wraps; the five cards beside it stay on one line
+            tops = breakdown.locator(".ik-mini-bouquet").first.evaluate(
+                "e => [...e.children].map((c) => c.getBoundingClientRect().top)")
+            assert len(tops) == 5 and len(set(tops)) == 1, tops
+    finally:
+        context.close()
+
+
+async def keep_until_a_final_bouquet(ws_base: str, players: list[ApiClient],
+                                     table_id: str) -> dict:
+    """Everyone keeps what they draw, until someone's bouquet of round 4 is complete (and
+    the round, waiting for the others, is not scored yet)."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for _ in range(400):
+            state = await settle(clients)
+            view = state["view"]
+            if view["round"] == 4 and any(len(p["bouquet"]) == 5 for p in view["players"]):
+                return state
+            seat = state["to_act"][0]
+            kinds = {a["type"] for a in clients[seat].state["legal_actions"]}
+            await act(clients[seat], {"type": "draw" if "draw" in kinds else "keep"})
+        raise AssertionError("no bouquet of round 4 was finished")
+    finally:
+        for c in clients:
+            await c.close()
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["phone-es", "laptop-en"])
+def test_a_finished_final_bouquet_says_it_scores_double(shared_server, browser, viewport,
+                                                        lang) -> None:
+    """In the fourth round of the "final bouquet" variant a finished bouquet read "Este ramo
+    vale 10" and then added 20 when the round ended. Now its line says the doubled points."""
+    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    table_id = new_table(players, "ikebana", start=True, options={"final_bouquet_double": True})
+    view = run(keep_until_a_final_bouquet(shared_server.ws_url, players, table_id))["view"]
+    done = next(p for p in view["players"] if len(p["bouquet"]) == 5)
+    assert done["points"] == 2 * done["score"]["total"]
+    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        load_table(page, shared_server.url, table_id)
+        line = page.locator(f"#game section.ik-player[data-seat='{done['seat']}'] "
+                            ".ik-bouquet-score").inner_text()
+        doubled = "Ramo final ×2" if lang == "es" else "Final bouquet ×2"
+        assert f"{doubled}: {done['points']}" in line, line
+        assert str(done["score"]["total"]) in line
+    finally:
+        context.close()

@@ -263,16 +263,20 @@ class IkebanaEngine(BaseEngine):
 
     def view(self, state: IkebanaState, seat: Seat | None) -> JSON:
         players = []
+        doubled = state.round == ROUNDS and bool(state.options.get("final_bouquet_double"))
         for s in range(state.seats):
             bouquet = state.bouquets[s]
             pile = state.piles[s]
+            score = (score_bouquet([CARDS[c] for c in bouquet])
+                     if len(bouquet) == BOUQUET_SIZE and not state.over else None)
             players.append({
                 "seat": s,
                 "prestige": state.prestige[s],
                 "bouquet": [card_json(c) for c in bouquet],
                 "pile": {"size": len(pile), "top": card_json(pile[-1]) if pile else None},
-                "score": (score_bouquet([CARDS[c] for c in bouquet]).to_json()
-                          if len(bouquet) == BOUQUET_SIZE and not state.over else None),
+                "score": score.to_json() if score is not None else None,
+                # what a finished bouquet will add at the round's end (×2 in a doubled round)
+                "points": score.total * (2 if doubled else 1) if score is not None else None,
             })
         price = None
         if not state.over:
@@ -292,8 +296,7 @@ class IkebanaEngine(BaseEngine):
             "options": dict(state.options),
             "round": state.round,
             "rounds_total": ROUNDS,
-            "doubled_round": (state.round == ROUNDS
-                              and bool(state.options.get("final_bouquet_double"))),
+            "doubled_round": doubled,
             "phase": phase,
             "starter": state.starter,
             "current": None if state.over else state.current,

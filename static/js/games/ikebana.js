@@ -82,6 +82,14 @@ function actionButtons(ctx, message) {
   return buttons;
 }
 
+// "draw or buy" only while a discard can be bought: with every pile empty or too dear the
+// prompt says why Draw is the only button
+function prompt(message) {
+  const phase = message.view.phase;
+  if (phase === "choose" && !message.legal_actions.some((a) => a.type === "buy")) return "choose_draw";
+  return phase;
+}
+
 function turnPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
@@ -103,7 +111,7 @@ function turnPanel(ctx, message) {
   const buttons = mine ? actionButtons(ctx, message) : [];
   const parts = [
     el("h2", { id: "ik-turn" }, mine ? t("ikebana.turn.yours") : t("ikebana.turn.other", { player: name(ctx, view.current) })),
-    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${view.phase}`)) : null,
+    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${prompt(message)}`)) : null,
     lines,
     buttons.length ? el("div", { class: "actions ik-actions", role: "group", "aria-labelledby": "ik-turn" }, buttons) : null];
   // at your turn the drawn card and its buttons are your hand: the shared dock keeps them in view
@@ -156,7 +164,9 @@ function playerSection(ctx, message, player, size) {
       el("div", { class: "ik-bouquet" },
         el("div", { class: "ik-bouquet-cards" }, slots),
         player.score ? el("p", { class: "ik-bouquet-score" }, t("ikebana.label.bouquet_score", { n: player.score.total }),
-          " · ", t(`ikebana.bonus.${player.score.bonus}`)) : null),
+          " · ", t(`ikebana.bonus.${player.score.bonus}`),
+          // the fourth round of the "final bouquet" variant: what it will really add
+          player.points !== player.score.total ? [" · ", el("span", { class: "warn" }, t("ikebana.score.doubled", { points: player.points }))] : null) : null),
       pileBlock(ctx, message, player)));
 }
 
@@ -218,7 +228,25 @@ function bouquetCell(ctx, player) {
     wilds.has(i) ? el("figcaption", {}, t("ikebana.wild_as", { colour: t(`ikebana.colour.${wilds.get(i)}`) })) : null)));
 }
 
-function breakdownTable(ctx, result) {
+// Each player's prestige when a scored round began (the start, then each earlier round's
+// total), by round number: a round's breakdown adds its bouquet and its payments to it.
+function prestigeBefore(view) {
+  const before = new Map();
+  let previous = view.players.map(() => view.starting_prestige);
+  for (const r of view.rounds) { before.set(r.round, previous); previous = r.prestige; }
+  return before;
+}
+
+// "before + bouquet (bouquet) ± payments (payments) = after": the whole change of the round,
+// so that the prestige it ends on follows from what is written
+function prestigeSum(ctx, player, before) {
+  const payments = player.prestige - before - player.points;
+  const term = (n) => (n < 0 ? `− ${-n}` : `+ ${n}`);
+  return ctx.t("ikebana.table.prestige_sum", { before, bouquet: term(player.points),
+    payments: term(payments), total: player.prestige });
+}
+
+function breakdownTable(ctx, result, before) {
   const { el, t } = ctx;
   const head = [t("ikebana.table.player"), t("ikebana.table.bouquet"), t("ikebana.table.combinations"),
     t("ikebana.table.bouquet_total"), t("ikebana.table.points")];
@@ -233,7 +261,8 @@ function breakdownTable(ctx, result) {
       el("td", { "data-label": head[3] }, el("div", {}, t(`ikebana.bonus.${p.score.bonus}`)),
         el("div", { class: "ik-formula" }, formula(ctx, p.score)),
         result.doubled ? el("div", { class: "warn" }, t("ikebana.score.doubled", { points: p.points })) : null),
-      el("td", { "data-label": head[4], class: "ik-points" }, el("strong", {}, `+${p.points}`), " → ", String(p.prestige))))));
+      el("td", { "data-label": head[4], class: "ik-points" }, el("strong", {}, `+${p.points}`),
+        el("div", { class: "ik-prestige-sum" }, prestigeSum(ctx, p, before[p.seat])))))));
 }
 
 function roundsSection(ctx, message) {
@@ -245,11 +274,12 @@ function roundsSection(ctx, message) {
   const finalRounds = view.outcome && view.outcome.details && view.outcome.details.rounds;
   const results = finalRounds || [...seenRounds.byRound.values()].sort((a, b) => a.round - b.round);
   const newest = results.length ? results[results.length - 1].round : null;
+  const before = prestigeBefore(view);
   return el("section", { class: "card ik-rounds", "aria-label": t("ikebana.table.title") },
     summaryTable(ctx, message),
     results.slice().reverse().map((r) => el("details", { class: "ik-round-detail", open: r.round === newest, dataset: { round: r.round } },
       el("summary", {}, t("ikebana.table.round_n", { n: r.round }), r.doubled ? ` · ${t("ikebana.table.doubled")}` : ""),
-      el("div", { class: "ik-scroll" }, breakdownTable(ctx, r)))));
+      el("div", { class: "ik-scroll" }, breakdownTable(ctx, r, before.get(r.round))))));
 }
 
 // ------------------------------------------------------------------------ the end

@@ -48,3 +48,10 @@ def test_every_engine_name_has_a_string() -> None:
     missing = [name for name in names if f"ikebana.{name}" not in es]
     assert not missing
     assert es["ikebana.log.rejected"] == "{player} rechaza {card} y paga {n} a {other}"
+
+
+def test_english_apostrophes_are_typographic() -> None:
+    """Every English string writes ’ ("another player’s"); the first-player ruling alone had
+    a straight ' ("the first round's starter")."""
+    straight = [key for key, text in load("en").items() if "'" in text]
+    assert not straight

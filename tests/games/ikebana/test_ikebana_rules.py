@@ -435,11 +435,11 @@ def test_view_shape_and_hidden_cards() -> None:
         "reject_price": {"amount": 1, "to": 2, "affordable": True},
         "players": [
             {"seat": 0, "prestige": 6, "bouquet": [{"colour": G, "number": 4}],
-             "pile": {"size": 2, "top": {"colour": B, "number": 5}}, "score": None},
+             "pile": {"size": 2, "top": {"colour": B, "number": 5}}, "score": None, "points": None},
             {"seat": 1, "prestige": 7, "bouquet": [{"colour": W, "number": 3}],
-             "pile": {"size": 0, "top": None}, "score": None},
+             "pile": {"size": 0, "top": None}, "score": None, "points": None},
             {"seat": 2, "prestige": 8, "bouquet": [],
-             "pile": {"size": 1, "top": {"colour": Y, "number": 2}}, "score": None},
+             "pile": {"size": 1, "top": {"colour": Y, "number": 2}}, "score": None, "points": None},
         ],
         "starting_prestige": 6,
         "rounds": [], "last_round": None, "legal": [], "outcome": None,
@@ -449,6 +449,21 @@ def test_view_shape_and_hidden_cards() -> None:
     # the card under seat 0's top, and the deck, appear nowhere in any view
     text = json.dumps(ENGINE.view(state, None))
     assert '"number": 1' not in text
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_a_finished_bouquet_says_what_it_will_add(double: bool) -> None:
+    """While the others finish the round, a complete bouquet's score shows, and the points it
+    will add: doubled in the fourth round of the "final bouquet" variant (the score alone
+    read 10 for a bouquet that then added 20)."""
+    state = make_state(2, bouquets={1: FIVE_FIVES[:4]}, draws=[FIVE_FIVES[4], (R, 1)],
+                       current=1, round_=4, double=double)
+    state, _ = play(state, 1, {"type": "draw"})
+    state, _ = play(state, 1, {"type": "keep"})
+    player = ENGINE.view(state, 0)["players"][1]
+    assert player["score"]["total"] == 10  # FIVE_FIVES: a pair of 5s, no bonus
+    assert player["points"] == (20 if double else 10)
+    assert ENGINE.view(state, 0)["players"][0]["points"] is None  # not finished yet
 
 
 def test_scramble_redeals_only_hidden_cards() -> None:
