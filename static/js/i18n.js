@@ -13,6 +13,19 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+// Names (or any words) as the page's language lists them: "Ana y Beto", "Ana, Beto y Cleo";
+// "Ana and Beto", "Ana, Beto, and Cleo" (Intl.ListFormat; a bare ", " where it is missing).
+let listFormat = null;
+export function andList(items) {
+  const words = items.map(String);
+  try {
+    listFormat = listFormat || new Intl.ListFormat(window.LANG, { style: "long", type: "conjunction" });
+    return listFormat.format(words);
+  } catch {
+    return words.join(", ");
+  }
+}
+
 // Build an element: el("button", {class: "x", onclick: f}, "text", child...)
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -8,7 +8,7 @@
 // only larger on a larger one (1.5 times at 1920×1080 what it is at 1280×720, 3 times at
 // 3840×2160): screen.css sizes the page in a unit of the viewport, and fitBoard zooms the
 // board to fill its frame.
-import { el, t } from "./i18n.js";
+import { andList, el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
 
@@ -82,7 +82,7 @@ function turnText() {
   const waiting = last.waiting_for;
   if (!waiting.length) return "";
   if (waiting.length === 1) return t("screen.turn_of", { name: seatName(waiting[0]) });
-  return t("screen.waiting_for", { names: waiting.map(seatName).join(", ") });
+  return t("screen.waiting_for", { names: andList(waiting.map(seatName)) });
 }
 
 // The knock (or any timed window) counts down large; else the clock of whoever is on the move.

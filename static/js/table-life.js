@@ -3,7 +3,7 @@
 // rematch invitation, the replay link, chat lines (player, spectator and system lines,
 // always as text, never as HTML) and the automatic moves in the log.
 import { api } from "./api.js";
-import { el, t } from "./i18n.js";
+import { andList, el, t } from "./i18n.js";
 import { historyLines } from "./journal.js";
 import { markersFor, merge, platformLine } from "./life-log.js";
 
@@ -98,7 +98,7 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     // spectators without a name are counted, never shown as a blank or a dash
     const text = watching.count === 0 ? t("life.nobody_watching")
       : !watching.names.length ? t("life.watching_nameless", { n: watching.count })
-        : t("life.watching", { names: watching.names.join(", "), n: watching.count })
+        : t("life.watching", { names: andList(watching.names), n: watching.count })
           + (others > 0 ? ` ${t("life.watching_more", { n: others })}` : "");
     return el("p", { class: "life-watchers muted", id: "life-watchers" }, text);
   }

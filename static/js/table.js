@@ -6,7 +6,7 @@
 // here the page keeps focus across re-renders, announces the newest log line, and cues
 // "your turn" beyond the page (tab title, icon, sound, hand scrolled into view).
 import { api } from "./api.js";
-import { el, t } from "./i18n.js";
+import { andList, el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
 import { createLife } from "./table-life.js";
@@ -242,7 +242,7 @@ function renderBanner() {
     else if (last.waiting_for.includes(last.seat)) text = t("table.your_turn");
     else if (hotSeatDue() !== null) text = t("table.hot_seat.switch_to", { n: hotSeatDue() + 1 });
     else if (last.waiting_for.length === 1 && !simultaneous) text = t("table.turn_of", { name: seatName(last.waiting_for[0]) });
-    else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: last.waiting_for.map(seatName).join(", ") });
+    else if (last.waiting_for.length >= 1) text = t("table.waiting_for", { names: andList(last.waiting_for.map(seatName)) });
   } else if (table.status === "finished") text = t("table.game_over");
   $("banner").textContent = text;
   $("banner").classList.toggle("mine", own ? own.mine : table.status === "playing" && last.waiting_for.includes(last.seat));

@@ -5,6 +5,7 @@
 import { svg } from "../svg.js";
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
+import { andList } from "../i18n.js";
 
 // the tableau groups of the view, in display order, and the score row each one feeds
 const GROUPS = ["citizenship", "isopods_algae", "beetles_annelids", "institutions", "ambystoma", "environment", "ine", "values"];
@@ -107,7 +108,7 @@ export function cardSvg(kind, label, extraClass = "") {
 
 // ------------------------------------------------------------------ small helpers
 
-const names = (ctx, seats) => seats.map((s) => ctx.seatName(s)).join(", ");
+const names = (ctx, seats) => andList(seats.map((s) => ctx.seatName(s)));
 const seatOrder = (view, me) => Array.from({ length: view.seats }, (_, i) => ((me ?? 0) + i) % view.seats);
 
 function findDouble(message, a, b) {

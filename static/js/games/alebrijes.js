@@ -6,6 +6,7 @@
 import { handDock, redrawKeepingFocus } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { alebrijeFace } from "../ui/faces/alebrijes.js";
+import { andList } from "../i18n.js";
 
 const SUITS = ["blue", "green", "pink", "orange"];
 
@@ -261,9 +262,9 @@ function finalSection(ctx, message) {
   return el("section", { class: "card final ab-final", role: "status" },
     el("h2", {}, t("alebrijes.phase.over")),
     el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "alebrijes.final.winner" : "alebrijes.final.shared",
-      { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
+      { players: andList(outcome.winners.map((s) => names[s])), n: outcome.scores[outcome.winners[0]] })),
     el("ol", { class: "final-ranking" }, outcome.ranking.map((group) => el("li", {}, t("alebrijes.final.place", {
-      players: group.map((s) => names[s]).join(", "),
+      players: andList(group.map((s) => names[s])),
       points: t("alebrijes.final.points", { n: outcome.scores[group[0]] }),
       rounds: t("alebrijes.final.rounds_won", { n: outcome.details.rounds_won[group[0]] }) })))),
     scoreChart(ctx, { title: t("alebrijes.label.chart"), names, rounds: outcome.details.rounds.map((r) => r.points) }));

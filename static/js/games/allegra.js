@@ -6,6 +6,7 @@
 import { handDock, redrawKeepingFocus } from "../ui/dock.js";
 import { allegraBack, allegraFace } from "../ui/faces/allegra.js";
 import { scoreChart } from "../ui/chart.js";
+import { andList } from "../i18n.js";
 
 // choices made on the page before an action is complete (the mode of step 2, step b's pick)
 const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
@@ -347,10 +348,10 @@ function finalSection(ctx, message) {
   const outcome = view.outcome;
   if (!outcome) return null;
   const names = [...Array(view.seats).keys()].map((s) => who(ctx, s));
-  const ranking = outcome.ranking.map((group) => el("li", {}, t("allegra.final.place", { players: group.map((s) => names[s]).join(", "), n: outcome.scores[group[0]] })));
+  const ranking = outcome.ranking.map((group) => el("li", {}, t("allegra.final.place", { players: andList(group.map((s) => names[s])), n: outcome.scores[group[0]] })));
   return el("section", { class: "card final al-final", role: "status" },
     el("h2", {}, t("allegra.phase.over")),
-    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: outcome.winners.map((s) => names[s]).join(", "), n: outcome.scores[outcome.winners[0]] })),
+    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: andList(outcome.winners.map((s) => names[s])), n: outcome.scores[outcome.winners[0]] })),
     el("ol", { class: "final-ranking al-ranking" }, ranking),
     scoreChart(ctx, { title: t("allegra.scores.chart"), names, rounds: view.results.map((r) => r.points) }));
 }
@@ -401,11 +402,11 @@ export function eventLines(ctx, event) {
     case "revealed": return [t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
     case "drew": return [t("allegra.log.drew", { player: p(event.seat), value: event.value })];
     case "took_discard": return [t("allegra.log.took_discard", { player: p(event.seat), value: event.value })];
-    case "knock_opened": return [t("allegra.log.knock_opened", { players: event.seats.map(p).join(", ") })];
+    case "knock_opened": return [t("allegra.log.knock_opened", { players: andList(event.seats.map(p)) })];
     case "knocked": return [t("allegra.log.knocked", { player: p(event.seat) })];
     case "no_knock": return [t("allegra.log.no_knock", { player: p(event.seat) })];
-    case "knock_timeout": return event.seats.length ? [t("allegra.log.knock_timeout", { players: event.seats.map(p).join(", ") })] : [];
-    case "knock_closed": return [event.knockers.length ? t("allegra.log.knockers", { players: event.knockers.map(p).join(", ") }) : t("allegra.log.nobody_knocked")];
+    case "knock_timeout": return event.seats.length ? [t("allegra.log.knock_timeout", { players: andList(event.seats.map(p)) })] : [];
+    case "knock_closed": return [event.knockers.length ? t("allegra.log.knockers", { players: andList(event.knockers.map(p)) }) : t("allegra.log.nobody_knocked")];
     case "accepted": return [t("allegra.log.accepted", { player: p(event.seat), knocker: p(event.knocker) })];
     case "declined": return [t("allegra.log.declined", { player: p(event.seat) })];
     case "kept": return [t("allegra.log.kept", { player: p(event.seat), value: event.value, replaced: event.replaced })];
@@ -422,7 +423,7 @@ export function eventLines(ctx, event) {
     case "round_scored": return [t("allegra.log.round_scored", { round: event.round }),
       ...event.points.map((pts, s) => t("allegra.log.player_scored", { player: p(s), n: pts, total: event.totals[s] }))];
     case "round_started": return [t("allegra.log.round_started", { round: event.round, player: p(event.first) })];
-    case "game_over": return [t("allegra.log.game_over", { players: event.winners.map(p).join(", ") })];
+    case "game_over": return [t("allegra.log.game_over", { players: andList(event.winners.map(p)) })];
     default: return [];
   }
 }

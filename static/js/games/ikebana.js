@@ -5,6 +5,7 @@ import { svg } from "../svg.js";
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { ikebanaDefs, ikebanaFace } from "../ui/faces/ikebana.js";
+import { andList } from "../i18n.js";
 
 // the log, built from events as state messages arrive (the view carries no history)
 // round breakdowns seen while the page is open (the view only carries the last one)
@@ -291,7 +292,7 @@ function finalSection(ctx, message) {
   const best = outcome.scores[outcome.winners[0]];
   const headline = outcome.winners.length === 1
     ? t("ikebana.outcome.winner", { player: name(ctx, outcome.winners[0]), n: best })
-    : t("ikebana.outcome.shared", { players: outcome.winners.map((s) => name(ctx, s)).join(", "), n: best });
+    : t("ikebana.outcome.shared", { players: andList(outcome.winners.map((s) => name(ctx, s))), n: best });
   let place = 1;
   const rows = [];
   for (const group of outcome.ranking) {
@@ -357,7 +358,7 @@ export function eventLines(ctx, event) {
       const lines = [t("ikebana.log.game_over")];
       const best = event.scores[event.winners[0]];
       if (event.winners.length === 1) lines.push(t("ikebana.outcome.winner", { player: who(event.winners[0]), n: best }));
-      else if (event.winners.length) lines.push(t("ikebana.outcome.shared", { players: event.winners.map(who).join(", "), n: best }));
+      else if (event.winners.length) lines.push(t("ikebana.outcome.shared", { players: andList(event.winners.map(who)), n: best }));
       return lines;
     }
     default: return [];
