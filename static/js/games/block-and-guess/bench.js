@@ -5,7 +5,7 @@
 // chosen block to the nearest such spot; a drag snaps into contact; the keyboard moves in
 // fine and coarse steps. The reason a build is not valid is written at the block it concerns.
 import { handDock } from "../../ui/dock.js";
-import { DEFAULT_ZOOM, blockName, blockThumb, boardPoint, boardSvg, frameCentre, liveFrame, showMoving } from "./board.js";
+import { DEFAULT_ZOOM, blockName, blockThumb, boardPoint, boardSvg, frameCentre, liveFrame, showMoving, shownBelow } from "./board.js";
 import { P, clamp, isBuilding, myBuild, objectLabel, round2, ui, wrongNow } from "./common.js";
 import { worldOf } from "./geometry.js";
 import { nearestSpot, snap } from "./place.js";
@@ -275,7 +275,8 @@ function onMove(event) {
   const dx = (at.x - d.sx) * (mirrored ? -1 : 1);
   d.x = clamp(d.fromTray && !mirrored ? at.x : d.ox + dx, 0, view.board.w);
   d.y = clamp(d.fromTray ? at.y : d.oy + (at.y - d.sy), 0, view.board.h);
-  d.inside = at.x >= 0 && at.x <= view.board.w && at.y >= -20 && at.y <= view.board.h;
+  // a block let go over the ground strip (or a little under the board) goes on the table
+  d.inside = at.x >= 0 && at.x <= view.board.w && at.y >= -Math.max(20, shownBelow(board, view)) && at.y <= view.board.h;
   // within a few units of contact, the block snaps: what you see is what the server gets
   const build = myBuild(view, message.seat);
   const snapped = snap(worldOf(view), { build: placements(build), block: d.block, x: d.x, y: d.y, angle: d.angle, flip: d.flip, reach: SNAP });

@@ -9,7 +9,11 @@ import { bounds, placed, worldOf } from "./geometry.js";
 
 export const FILL = { natural: "#d8b184", red: "#d64545", blue: "#3d6fd6", yellow: "#f0c93a", green: "#3f9d5a" };
 const SYMBOL = { natural: "bar", red: "red", blue: "blue", yellow: "yellow", green: "green" };
-const GROUND = 14; // board units shown under the ground line
+// the table under the ground line: a fixed share of what a board shows (of its width), so
+// that on every board, zoomed in or not, the strip and its word are as tall on screen (its
+// word 12 px or more on the narrowest board of a 390 px phone, 340 px wide)
+const GROUND = 1 / 19;
+const GROUND_TEXT = 0.7; // the word's size, in strip heights
 const MARGIN = 24; // board units kept around a build in a fitted frame
 const HIT = 16; // screen pixels of extra grab area around the builder's blocks, at any zoom
 // a build being made is shown twice as close as the whole board: a long plank is a finger
@@ -45,28 +49,29 @@ export function blockThumb(ctx, type, size = 56) {
 }
 
 // The part of the world a board shows, in SVG units (y down, the ground line at y = h):
-// {x, y, w, h}. `zoom` (the builder's own board): that many times closer than the whole
-// board, centred on the build, zoomed out as far as needed to keep all of it in view.
-// `fit` (anyone else's board): the build's blocks with a margin, at least `minWidth` wide.
+// {x, y, w, h}, the ground strip (GROUND of w) at its foot. `zoom` (the builder's own
+// board): that many times closer than the whole board, centred on the build, zoomed out as
+// far as needed to keep all of it in view. `fit` (anyone else's board): the build's blocks
+// with a margin, at least `minWidth` wide. Every frame has the whole board's proportions.
 export function frame(view, build, { zoom = 1, fit = false, centre = null } = {}) {
   const W = view.board.w;
   const H = view.board.h;
-  const aspect = W / (H + GROUND);
   const world = worldOf(view);
   const boxes = build.placed.map((p) => bounds(placed(world, p)));
-  const full = { x: 0, y: 0, w: W, h: H + GROUND };
+  const full = { x: 0, y: 0, w: W, h: H + GROUND * W };
   if (!boxes.length && (fit || zoom <= 1)) return full;
   const x0 = Math.min(...boxes.map((b) => b[0]), Infinity);
   const x1 = Math.max(...boxes.map((b) => b[2]), -Infinity);
   const top = Math.max(...boxes.map((b) => b[3]), 0);
+  // a frame w wide shows w * H / W of sky over its ground strip
+  const tall = (top + MARGIN) * W / H;
   let w;
-  if (fit) w = Math.max(x1 - x0 + 2 * MARGIN, (top + MARGIN + GROUND) * aspect, W / 3.2);
-  else w = Math.max(W / zoom, boxes.length ? x1 - x0 + 2 * MARGIN : 0, boxes.length ? (top + MARGIN + GROUND) * aspect : 0);
+  if (fit) w = Math.max(x1 - x0 + 2 * MARGIN, tall, W / 3.2);
+  else w = Math.max(W / zoom, boxes.length ? x1 - x0 + 2 * MARGIN : 0, boxes.length ? tall : 0);
   if (w >= W) return full;
-  const h = w / aspect;
   const cx = boxes.length ? (x0 + x1) / 2 : (centre ?? W / 2);
   const x = Math.min(Math.max(cx - w / 2, 0), W - w);
-  return { x, y: H + GROUND - h, w, h };
+  return { x, y: H - w * H / W, w, h: w * H / W + GROUND * w };
 }
 
 // A build being made, framed as its builder first sees it (DEFAULT_ZOOM, or the builder's
@@ -83,7 +88,8 @@ export function liveFrame(view, build, zoom = DEFAULT_ZOOM) {
 export function boardSvg(ctx, view, build, options = {}) {
   const { w, h } = view.board;
   const types = view.block_types;
-  const box = options.frame || { x: 0, y: 0, w, h: h + GROUND };
+  const box = options.frame || { x: 0, y: 0, w, h: h + GROUND * w };
+  const depth = box.y + box.h - h; // the ground strip's height in this frame
   const problems = options.problems || new Map();
   const blocks = options.hideBlocks ? [] : build.placed;
   const inner = svg("g", { transform: `translate(0 ${h}) scale(1 -1)`, class: "bg-world" },
@@ -94,9 +100,12 @@ export function boardSvg(ctx, view, build, options = {}) {
       class: `bg-block${options.selected === p.block ? " selected" : ""}${options.mine ? " draggable" : ""}${problems.has(p.block) ? " bg-problem" : ""}`,
       role: "img", "aria-label": blockName(ctx, types[p.block]) + (problems.has(p.block) ? `: ${problems.get(p.block).join(", ")}` : "") }, options.mine)),
     options.mode === "half" ? svg("rect", { x: w / 2, y: 0, width: w / 2, height: h, class: "bg-veil" }) : null);
-  const ground = svg("rect", { x: 0, y: h, width: w, height: GROUND, class: "bg-ground" });
+  const ground = svg("rect", { x: 0, y: h, width: w, height: depth, class: "bg-ground" });
   const text = Math.max(9, box.w / 32); // board units: readable at every zoom
-  const groundLabel = svg("text", { x: box.x + 6, y: h + GROUND - 3, class: "bg-ground-text", "font-size": Math.min(GROUND - 3, text) }, ctx.t("block-and-guess.label.ground"));
+  // the strip's word, in the middle of its height (below the ground line: under no block)
+  const groundLabel = svg("text", {
+    x: box.x + depth * 0.4, y: h + depth / 2, "dominant-baseline": "central", class: "bg-ground-text",
+    "font-size": depth * GROUND_TEXT }, ctx.t("block-and-guess.label.ground"));
   const front = build.front ? svg("text", {
     x: build.front === "left" ? box.x + 8 : box.x + box.w - 8, y: box.y + text * 1.6, "font-size": text * 1.3,
     "text-anchor": build.front === "left" ? "start" : "end", class: "bg-front" },
@@ -139,6 +148,12 @@ export function boardPoint(board, event, view) {
 export function frameCentre(board, view) {
   const box = board.viewBox.baseVal;
   return { x: box.x + box.width / 2, y: view.board.h - (box.y + box.height / 2) };
+}
+
+// How far below the ground line a board shows (its ground strip), in board units.
+export function shownBelow(board, view) {
+  const box = board.viewBox.baseVal;
+  return box.y + box.height - view.board.h;
 }
 
 // Draw (or move) a block that is not part of the stored build: a live drag.

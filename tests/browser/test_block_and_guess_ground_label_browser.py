@@ -1,0 +1,145 @@
+"""Block and Guess in Chromium: the word under every board's ground line ("mesa", "table")
+is legible. The brown strip was 14 board units tall whatever a board showed, and its label
+at most 11 units: 6 px on a phone when the workbench is zoomed out to the whole board (640
+units in 352 px), 10.6 px on a watcher's board at the default zoom. Now the strip is a fixed
+share of the width a board shows, so on the builder's workbench at every zoom, on the other
+players' live boards and on the boards fitted to a build (guessing), at 390 px (es) and
+1280 px (en), the label's box and its font are 12 px or more on screen, white on the brown
+strip at WCAG AA contrast, inside its board and under the ground line, where no block
+stands."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
+from tests.browser.comfort import act, connect, run, settle
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
+TALL = 12  # CSS px: the least height of the label's box on screen
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+async def play_until(ws_base: str, players: list[Any], table_id: str,
+                     done: Callable[[dict], bool]) -> dict:
+    """Each seat to act takes its first legal action until ``done`` holds of the state."""
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for _ in range(500):
+            state = await settle(clients)
+            if done(state):
+                return state
+            mover = next(c for c in clients if c.state["seat"] in c.state["to_act"]
+                         and c.state["legal_actions"])
+            await act(mover, mover.state["legal_actions"][0])
+        raise AssertionError("the table never got there")
+    finally:
+        for c in clients:
+            await c.close()
+
+
+def two_placed(state: dict) -> bool:
+    return any(len(b["placed"]) >= 2 for b in state["view"]["builds"])
+
+
+def guessing(state: dict) -> bool:
+    return state["view"]["phase"] == "guess"
+
+
+# every board on the page: its box, its ground label's box, words and font size on screen
+# (CSS px), the ground line's y, the label's and the strip's colours
+LABELS = """() => [...document.querySelectorAll('svg.bg-board')].map((board) => {
+  const box = (n) => { const r = n.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height }; };
+  const label = board.querySelector('.bg-ground-text');
+  const line = board.querySelector('.bg-ground-line').getBoundingClientRect();
+  const size = label && Number(label.getAttribute('font-size')) * board.getScreenCTM().a;
+  const fill = (n) => n && getComputedStyle(n).fill;
+  return { id: board.id, board: box(board), label: label && box(label), size,
+           words: label && label.textContent, ground: (line.top + line.bottom) / 2,
+           ink: fill(label), strip: fill(board.querySelector('.bg-ground')) };
+})"""
+
+
+def luminance(rgb: str) -> float:
+    """WCAG relative luminance of a computed colour ("rgb(138, 106, 74)")."""
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def check_labels(page: Any, word: str, where: str) -> list[str]:
+    """Every board's ground label on this page is legible (12 px or more, AA contrast on
+    the strip), inside its board and under its ground line; returns the boards' ids."""
+    boards = page.evaluate(LABELS)
+    for b in boards:
+        label, board = b["label"], b["board"]
+        at = f"{where} {b['id']}: {b}"
+        assert label is not None and b["words"] == word, at
+        assert label["height"] >= TALL and b["size"] >= TALL, at
+        assert contrast(b["ink"], b["strip"]) >= 4.5, at
+        assert label["left"] >= board["left"] - 0.5 and label["right"] <= board["right"] + 0.5, at
+        assert label["top"] >= b["ground"] and label["bottom"] <= board["bottom"] + 0.5, at
+    assert not page.errors, page.errors
+    return [b["id"] for b in boards]
+
+
+@pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["390-es", "1280-en"])
+def test_the_ground_label_is_legible_on_every_board(shared_server, browser, viewport,
+                                                    lang) -> None:
+    word = json.loads((CATALOGUES / f"{lang}.json").read_text())["block-and-guess.label.ground"]
+    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_until(shared_server.ws_url, players, table_id, two_placed))
+    builder = next(b["builder"] for b in state["view"]["builds"] if len(b["placed"]) >= 2)
+    watcher = (builder + 1) % 4
+    where = f"{viewport['width']} px building"
+    pages = [open_seat(browser, shared_server.url, players[s], table_id, viewport, lang)
+             for s in (builder, watcher)]
+    try:
+        # the builder's workbench at every zoom (the whole board at the least) and the
+        # watcher's live board of the build
+        assert f"bg-board-{builder}" in check_labels(pages[1], word, f"{where} watcher")
+        bench = pages[0].locator(f"#my-hand #bg-board-{builder}.mine")
+        for key in ("zoom_out", "zoom_in"):
+            button = pages[0].locator(f"#my-hand [data-focus-key='{key}']")
+            while True:
+                shown = f"{where} builder {bench.get_attribute('viewBox')}"
+                assert f"bg-board-{builder}" in check_labels(pages[0], word, shown)
+                if button.is_disabled():
+                    break
+                button.click()
+    finally:
+        for page in pages:
+            page.context.close()
+    # the builds fitted to their blocks, on the guessers' boards and under them
+    run(play_until(shared_server.ws_url, players, table_id, guessing))
+    where = f"{viewport['width']} px guessing"
+    seen: list[str] = []
+    for seat in range(4):
+        page = open_seat(browser, shared_server.url, players[seat], table_id, viewport, lang)
+        try:
+            seen += check_labels(page, word, f"{where} seat {seat}")
+        finally:
+            page.context.close()
+    assert any(s.startswith("bg-guess-board-") for s in seen), seen
+
