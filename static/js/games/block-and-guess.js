@@ -7,6 +7,7 @@
 //   block-and-guess/bench.js   the builder's workbench (board, tray, tools, Submit)
 //   block-and-guess/guess.js   the guess box (the build large, the answers compact)
 //   block-and-guess/board.js   boards and blocks as SVG
+import { andList } from "../i18n.js";
 import { handDock } from "../ui/dock.js";
 import { scoreChart } from "../ui/chart.js";
 import { bench, redrawDrag } from "./block-and-guess/bench.js";
@@ -127,7 +128,7 @@ function waitingNotes(ctx, message) {
   const view = message.view;
   if (view.phase !== "guess") return null;
   const lines = view.builds.filter((b) => b.in_play && b.guess === null && !(message.seat !== null && b.guessers.includes(message.seat)))
-    .map((b) => t(`${P}.label.waiting_guess`, { players: b.guessers.map((s) => ctx.seatName(s)).join(", ") })
+    .map((b) => t(`${P}.label.waiting_guess`, { players: andList(b.guessers.map((s) => ctx.seatName(s))) })
       + (b.question ? ` · ${t(`${P}.label.asked`, { player: ctx.seatName(b.guessers[0]) })}` : ""));
   // with 3 players one guesser answers both builds: one line, not the same line twice
   const notes = [...new Set(lines)].map((line) => el("p", { class: "card bg-waiting" }, line));
@@ -245,7 +246,7 @@ export function eventLines(ctx, event, message) {
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
   switch (event.type) {
-    case "round_started": return [t(`${P}.log.round`, { round: event.round, builders: event.builders.map(name).join(", "), card: event.card })];
+    case "round_started": return [t(`${P}.log.round`, { round: event.round, builders: andList(event.builders.map(name)), card: event.card })];
     case "targets": return [t(`${P}.log.targets`, { targets: Object.entries(event.targets).map(([s, n]) => `${name(Number(s))}: ${n}`).join(", ") })];
     case "drafted": return [event.to === event.seat
       ? t(`${P}.log.kept`, { player: name(event.seat), block: blockText(ctx, view, event.block) })
@@ -262,7 +263,7 @@ export function eventLines(ctx, event, message) {
     case "revealed": return [t(`${P}.log.revealed`, { builder: name(event.build), object: `${event.target}. ${named(event.name)}` })];
     case "asked_front": return [t(`${P}.log.asked`, { player: name(event.seat), builder: name(event.build) })];
     case "marked_front": return [t(`${P}.log.marked`, { player: name(event.builder), side: t(`${P}.side.${event.side}`) })];
-    case "second_stage": return [t(`${P}.log.second`, { builders: event.builds.map(name).join(", ") })];
+    case "second_stage": return [t(`${P}.log.second`, { builders: andList(event.builds.map(name)) })];
     case "round_scored": return [t(`${P}.log.scored`, { round: event.round })];
     case "game_over": return [t(`${P}.log.over`)];
     default: return [];

@@ -1,6 +1,8 @@
 // What the parts of the Block and Guess page share: the catalogue prefix, the page's own
 // state between renders (selection, zoom, a drag in progress), and small helpers.
 
+import { andList } from "../../i18n.js";
+
 export const P = "block-and-guess";
 
 // page state between renders: the selected block, the builder's zoom, a drag in progress,
@@ -28,7 +30,7 @@ export function wrongGuesses(ctx, view, build) {
 }
 
 export function teamLabel(ctx, view, team) {
-  const names = view.teams[team].map((s) => ctx.seatName(s)).join(", ");
+  const names = andList(view.teams[team].map((s) => ctx.seatName(s)));
   return view.solo ? names : `${ctx.t(`${P}.label.team`, { n: team + 1 })} (${names})`;
 }
 
