@@ -3,7 +3,7 @@
 // render(root, message, ctx) and, optionally, eventLines(ctx, event, message) (how its
 // events read in the log, whose journal this page keeps: ./journal.js) and
 // onEphemeral(message, ctx). Shared parts every game uses are in ./ui/ (see its README):
-// here the page keeps focus across re-renders, announces the newest log line, and cues
+// here the page keeps focus across re-renders, announces the log lines a move adds, and cues
 // "your turn" beyond the page (tab title, icon, sound, hand scrolled into view).
 import { api } from "./api.js";
 import { andList, el, t } from "./i18n.js";

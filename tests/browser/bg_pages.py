@@ -11,12 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
-from tests.browser.comfort import open_as
+from tests.browser.comfort import open_as, seeded_table
 from tests.support.client import ApiClient
 
 ENGINE = ENGINES["block-and-guess"]
@@ -38,17 +36,7 @@ def seed_for_card(card: int, seats: int, start: int = 0) -> int:
 def pinned_table(base: str, seats: int, seed: int, names: list[str]) -> tuple[list[ApiClient], str]:
     """A started table of ``seats`` players with ``seed``; the first player sits first."""
     players = [ApiClient(base, n) for n in names[:seats]]
-    r = httpx.post(f"{base}/api/tables", timeout=10,
-                   headers={**players[0].headers, TEST_SEED_HEADER: str(seed)},
-                   json={"game": "block-and-guess", "seats": seats,
-                         "options": {"first_seat": 0}})
-    assert r.status_code == 201, r.text
-    table = r.json()
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for seat, p in enumerate(players[1:], start=1):
-        assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
-    assert players[0].start(table["id"]).status_code == 200
-    return players, table["id"]
+    return players, seeded_table(players, "block-and-guess", seed, {"first_seat": 0})
 
 
 def open_seat(browser: Any, base: str, player: ApiClient, table_id: str,

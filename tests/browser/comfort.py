@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from app.api.deps import sign
+from app.api.deps import TEST_SEED_HEADER, sign
 from tests.support.client import ApiClient, SeatClient
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -69,6 +69,22 @@ def new_table(players: list[ApiClient], game: str, start: bool,
         assert r.status_code == 200, r.text
     if start:
         assert players[0].start(table["id"]).status_code == 200
+    return table["id"]
+
+
+def seeded_table(players: list[ApiClient], game: str, seed: int,
+                 options: dict[str, Any] | None = None) -> str:
+    """A started table of a pinned deal (the server's test seed): the first player creates
+    it, the others take seats 1, 2, ... through its invite."""
+    r = httpx.post(f"{players[0].base_url}/api/tables", timeout=10,
+                   headers={**players[0].headers, TEST_SEED_HEADER: str(seed)},
+                   json={"game": game, "seats": len(players), "options": options or {}})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    invite = table["invite_url"].rsplit("/", 1)[1]
+    for seat, p in enumerate(players[1:], start=1):
+        assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
+    assert players[0].start(table["id"]).status_code == 200
     return table["id"]
 
 

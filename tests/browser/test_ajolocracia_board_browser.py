@@ -6,8 +6,8 @@ turn 4 is made while her page is open (es 390 px, en 1280 px).
   too, counted and scored there (it once sat in an "Environments" group with no points while
   the Ambystomas' group said "(1)" beside the points of both); only free environments make
   a group of their own. The groups' points add up to the round's running total.
-- The live region (which reads only the newest log line) says what the reveal showed, every
-  player's pick and where the hands go; it once said only "Hands pass to the left"."""
+- The live region says what the reveal showed, every player's pick and where the hands go;
+  it once said only "Hands pass to the left" (then the newest log line alone was read)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,10 @@ import json
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
-from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
-from tests.browser.comfort import act, connect, load_table, open_as, run, settle
+from tests.browser.comfort import act, connect, load_table, open_as, run, seeded_table, settle
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
@@ -65,17 +63,9 @@ def moves_to_a_habitat_and_a_loose_ambystoma() -> list[tuple[int, dict]]:
 
 def table_at(base: str, ws_url: str, moves: list[tuple[int, dict]]) -> tuple[list, str]:
     players = [ApiClient(base, name) for name in NAMES]
-    r = httpx.post(f"{base}/api/tables", timeout=10,
-                   headers={**players[0].headers, TEST_SEED_HEADER: str(SEED)},
-                   json={"game": "ajolocracia", "seats": 3, "options": {}})
-    assert r.status_code == 201, r.text
-    table = r.json()
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for seat, p in enumerate(players[1:], start=1):
-        assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
-    assert players[0].start(table["id"]).status_code == 200
-    play(ws_url, players, table["id"], moves)
-    return players, table["id"]
+    table_id = seeded_table(players, "ajolocracia", SEED)
+    play(ws_url, players, table_id, moves)
+    return players, table_id
 
 
 def play(ws_url: str, players: list, table_id: str, moves: list[tuple[int, dict]]) -> None:

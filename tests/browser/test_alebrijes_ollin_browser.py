@@ -13,12 +13,10 @@ import json
 import random
 from pathlib import Path
 
-import httpx
 import pytest
 
-from app.api.deps import TEST_SEED_HEADER
 from app.games import ENGINES
-from tests.browser.comfort import act, connect, open_as, run, settle
+from tests.browser.comfort import act, connect, open_as, run, seeded_table, settle
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
@@ -62,18 +60,10 @@ def table_at(base: str, ws_url: str, seed: int, moves: list[tuple[int, dict]]
              ) -> tuple[list[ApiClient], str]:
     """A started three-player table of the pinned deal, the moves played through the API."""
     players = [ApiClient(base, name) for name in NAMES]
-    r = httpx.post(f"{base}/api/tables", timeout=10,
-                   headers={**players[0].headers, TEST_SEED_HEADER: str(seed)},
-                   json={"game": "alebrijes", "seats": 3, "options": {"first_seat": 0}})
-    assert r.status_code == 201, r.text
-    table = r.json()
-    invite = table["invite_url"].rsplit("/", 1)[1]
-    for seat, p in enumerate(players[1:], start=1):
-        assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
-    assert players[0].start(table["id"]).status_code == 200
+    table_id = seeded_table(players, "alebrijes", seed, {"first_seat": 0})
 
     async def replay() -> None:
-        clients = await connect(ws_url, players, table["id"])
+        clients = await connect(ws_url, players, table_id)
         try:
             for seat, action in moves:
                 await settle(clients)
@@ -85,7 +75,7 @@ def table_at(base: str, ws_url: str, seed: int, moves: list[tuple[int, dict]]
                 await c.close()
 
     run(replay())
-    return players, table["id"]
+    return players, table_id
 
 
 def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_server,

@@ -433,9 +433,9 @@ export function render(root, message, ctx) {
   target?.focus();
 }
 
-// how each event reads in the log (table.js keeps the journal: ../journal.js). The live
-// region reads only the newest line, so a turn's reveal is one line that names every pick
-// and where the hands go next (not one line per player and then "hands pass to the left").
+// how each event reads in the log (table.js keeps the journal: ../journal.js). A turn's
+// reveal is one line that names every pick and where the hands go next (not one line per
+// player and then "hands pass to the left"): the log reads as one step per turn.
 export function eventLines(ctx, event) {
   const { t } = ctx;
   const who = (seat) => ctx.seatName(seat);
