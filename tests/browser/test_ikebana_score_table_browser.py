@@ -10,6 +10,7 @@ their sum and the prestige the player's own area shows."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -124,21 +125,28 @@ def test_each_total_is_the_sum_of_its_row(shared_server, browser, table, viewpor
 LONG = "Maximiliana Fernández Villanueva"  # 32 characters, the longest name allowed
 
 
-async def keep_until_round_four(ws_base: str, players: list[ApiClient], table_id: str) -> dict:
-    """Everyone keeps what they draw, until round 4 is being played (three rounds scored)."""
+async def keep_until(ws_base: str, players: list[ApiClient], table_id: str,
+                     reached: Callable[[dict], bool], what: str) -> dict:
+    """Everyone keeps what they draw, until the state ``reached`` says so."""
     clients = await connect(ws_base, players, table_id)
     try:
         for _ in range(400):
             state = await settle(clients)
-            if state["view"]["round"] == 4:
+            if reached(state["view"]):
                 return state
             seat = state["to_act"][0]
             kinds = {a["type"] for a in clients[seat].state["legal_actions"]}
             await act(clients[seat], {"type": "draw" if "draw" in kinds else "keep"})
-        raise AssertionError("round 4 was not reached")
+        raise AssertionError(f"{what} was not reached")
     finally:
         for c in clients:
             await c.close()
+
+
+async def keep_until_round_four(ws_base: str, players: list[ApiClient], table_id: str) -> dict:
+    """Everyone keeps what they draw, until round 4 is being played (three rounds scored)."""
+    return await keep_until(ws_base, players, table_id, lambda view: view["round"] == 4,
+                            "round 4")
 
 
 @pytest.fixture(scope="module")
@@ -223,20 +231,10 @@ async def keep_until_a_final_bouquet(ws_base: str, players: list[ApiClient],
                                      table_id: str) -> dict:
     """Everyone keeps what they draw, until someone's bouquet of round 4 is complete (and
     the round, waiting for the others, is not scored yet)."""
-    clients = await connect(ws_base, players, table_id)
-    try:
-        for _ in range(400):
-            state = await settle(clients)
-            view = state["view"]
-            if view["round"] == 4 and any(len(p["bouquet"]) == 5 for p in view["players"]):
-                return state
-            seat = state["to_act"][0]
-            kinds = {a["type"] for a in clients[seat].state["legal_actions"]}
-            await act(clients[seat], {"type": "draw" if "draw" in kinds else "keep"})
-        raise AssertionError("no bouquet of round 4 was finished")
-    finally:
-        for c in clients:
-            await c.close()
+    return await keep_until(
+        ws_base, players, table_id,
+        lambda view: view["round"] == 4 and any(len(p["bouquet"]) == 5 for p in view["players"]),
+        "a finished bouquet of round 4")
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
