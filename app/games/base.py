@@ -423,7 +423,13 @@ class BaseEngine:
             raise BadOptions(
                 f"{self.id} is for {self.min_players} to {self.max_players} players"
             )
-        return resolve_options(self.options, options)
+        resolved = resolve_options(self.options, options)
+        # who starts is offered for the game's largest table: at a smaller one, a seat past
+        # its last is refused here, when the table is made, not when its host starts it
+        chosen = resolved.get("first_seat", "random")
+        if chosen != "random" and not 0 <= chosen < seats:
+            raise BadOptions(f"first_seat must be a seat of this table (0 to {seats - 1})")
+        return resolved
 
     def catalogue_entry(self) -> JSON:
         return {

@@ -2,8 +2,8 @@
 // folded), list your tables, and list the public ones live in two lists: tables with a free
 // seat (join) and games in progress (watch).
 import { api } from "./api.js";
-import { el, t } from "./i18n.js";
-import { FOLDED, optionField, optionsToSend, settingsItems, settingsList, showFields } from "./settings.js";
+import { andList, el, t } from "./i18n.js";
+import { FOLDED, choiceLabel, optionField, optionsToSend, settingsItems, settingsList, showFields } from "./settings.js";
 
 const gamesBlock = document.getElementById("games-data");
 const games = gamesBlock ? JSON.parse(gamesBlock.textContent) : [];
@@ -24,11 +24,30 @@ function showOptions() {
   document.getElementById("options-folded").replaceChildren(...folded.map((o) => optionField(o)));
   document.getElementById("more-options").hidden = !folded.length;
   showFields(form, game.options);
+  fitFirstSeat();
+}
+
+// who starts: the catalogue offers every seat of the game's largest table; this table
+// offers its own (the server refuses a seat past its last). A choice still at the table
+// stays chosen; one past it goes back to "at random".
+function fitFirstSeat() {
+  const select = form.elements.first_seat;
+  const option = currentGame().options.find((o) => o.name === "first_seat");
+  if (!select || !option) return;
+  const seats = Number(form.seats.value);
+  const kept = select.value;
+  const fits = option.choices.filter((c) => c === "random" || c < seats);
+  select.replaceChildren(...fits.map((c) => el("option", { value: String(c) }, choiceLabel(option, c))));
+  select.value = fits.some((c) => String(c) === kept) ? kept : "random";
 }
 
 if (form) {
   form.game.addEventListener("change", showOptions);
-  form.addEventListener("change", (event) => { if (event.target.name !== "game") showFields(form, currentGame().options); });
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "game") return;
+    if (event.target.name === "seats") fitFirstSeat();
+    showFields(form, currentGame().options);
+  });
   showOptions();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -62,7 +81,7 @@ function changedSettings(table) {
 
 function tableItem(table, { mine = false, list = null } = {}) {
   const taken = table.seats.filter((s) => s.player).length;
-  const names = table.seats.filter((s) => s.player).map((s) => s.player.name).join(", ");
+  const names = andList(table.seats.filter((s) => s.player).map((s) => s.player.name));
   const game = t(`game.${table.game}`);
   const free = freeSeats(table);
   let action;

@@ -141,6 +141,9 @@ def test_delete_before_start(base: str) -> None:
     ({"game": "hanabi", "seats": 2, "options": {"fuses": 2}}, "bad_options"),
     ({"game": "hanabi", "seats": 2, "options": {"multicolor": "yes"}}, "bad_options"),
     ({"game": "hanabi", "seats": 2, "options": {"bogus": 1}}, "bad_options"),
+    # who starts is offered up to the game's largest table: a seat past this one's last
+    ({"game": "hanabi", "seats": 2, "options": {"first_seat": 2}}, "bad_options"),
+    ({"game": "allegra", "seats": 3, "options": {"first_seat": 5}}, "bad_options"),
     ({"game": "hanabi", "seats": 2, "options": {"turn_seconds": -1}}, "bad_options"),
     ({"game": "hanabi", "seats": "two"}, "bad_request"),
 ])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games import ENGINES
-from app.games.base import Rng
+from app.games.base import BadOptions, Rng
 from app.tables.engine import apply_any
 from tests.games.conformance import check_branches, playout, run_conformance
 
@@ -36,3 +36,19 @@ def test_branches_redeal_only_what_no_seat_knows(game_id: str, seats: int) -> No
         branch = engine.redeal_unknown(state, Rng.from_seed(seed))  # type: ignore[attr-defined]
         final, _ = playout(engine, seats, {}, seed, deep_checks=True, start=branch)
         assert engine.outcome(final) is not None
+
+
+@pytest.mark.parametrize(("game_id", "seats"), CASES)
+def test_who_starts_is_a_seat_of_the_table(game_id: str, seats: int) -> None:
+    """The catalogue offers every seat of the game's largest table as the first player; a
+    table of ``seats`` takes its own seats and refuses the rest when it is made (a table
+    made with one used to fail only when its host started it, with a server error)."""
+    engine = ENGINES[game_id]
+    spec = next((o for o in engine.options if o.name == "first_seat"), None)
+    if spec is None:
+        pytest.skip(f"{game_id} has no first player to choose")
+    for seat in range(seats):
+        engine.setup(seats, engine.check_setup(seats, {"first_seat": seat}), 7)
+    for seat in (c for c in spec.choices if c != "random" and c >= seats):
+        with pytest.raises(BadOptions, match="first_seat"):
+            engine.check_setup(seats, {"first_seat": seat})

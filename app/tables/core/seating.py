@@ -5,6 +5,7 @@ and bumps the table's version."""
 from __future__ import annotations
 
 from app.errors import AppError, forbidden
+from app.games.base import BadOptions
 from app.tables.core import play, presence
 from app.tables.core.commands import AddBot, Delete, Join, Leave, RemoveBot, Rename, Start
 from app.tables.core.effects import (
@@ -119,7 +120,12 @@ def start(table: TableState, cmd: Start, now: float) -> Decision:
         raise game_started("the game has already started")
     if any(p is None for p in table.seats):
         raise AppError("not_full", "every seat must be taken before the game starts", 409)
-    table = play.begin(table, now)
+    try:
+        table = play.begin(table, now)
+    except BadOptions as exc:
+        # a table stored before its options were checked as they are now (a first seat past
+        # the last one): refused with the reason, the table left waiting as it was
+        raise AppError("bad_options", str(exc), 422) from None
     table, _left, _back = presence.track(table, now)
     return table, [Store(SetStatus(TableStatus.PLAYING.value, table.version, started=True)),
                    Broadcast(), SystemLine("started"), Reply()]

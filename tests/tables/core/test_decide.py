@@ -35,7 +35,7 @@ from app.tables.core.effects import (
     SystemLine,
     Think,
 )
-from app.tables.core.state import TableStatus
+from app.tables.core.state import TableStatus, evolve
 from app.tables.core.wakeups import wakeups
 from tests.tables.core.helpers import kinds, ok, refused, run, started
 from tests.tables.support import PLAYERS, table_for
@@ -183,3 +183,17 @@ def test_resigning_ends_the_game_and_the_views_say_so() -> None:
     assert message["legal_actions"] == [] and message["to_act"] == []
     assert message["source"] == "resign" and message["by"] == SYSTEM_SEAT
     assert wakeups(table, 1000.0) == {}
+
+
+def test_a_stored_table_whose_first_seat_is_past_its_last_is_refused_at_start() -> None:
+    """Tables made before their options were checked against their size kept a first seat
+    past the last: starting one is refused with the reason (it was a server error), and the
+    table stays waiting, as it was."""
+    table = table_for("hanabi", 2)
+    table = evolve(table, setup=evolve(table.setup, options={**table.options, "first_seat": 4}))
+    table, _ = ok(table, Join("b", "Beto"))
+    after, error = refused(table, Start("a"))
+    assert (error.code, error.status) == ("bad_options", 422)
+    assert "first_seat" in error.message
+    assert after.status is TableStatus.WAITING and after.game_state is None
+    assert after.version == table.version
