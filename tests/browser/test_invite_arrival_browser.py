@@ -1,7 +1,8 @@
 """An invite link opened after the game has started: the visitor is told, before giving a
 name, that the game is under way and that they can watch it (or watch at once without a
 name), and on the table page that they are watching. An invite to a waiting table with a
-free seat still asks the name and seats its visitor at once, with no such notice; a private
+free seat still asks the name and seats its visitor at once, with no such notice but who
+invites them to which game, for how many, with a link to its rules; a private
 table opened without its invite still admits nobody."""
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ def test_an_invite_to_a_started_game_says_so_before_the_name(shared_server, brow
 
 
 def test_an_invite_with_a_free_seat_still_seats_at_once(shared_server, browser) -> None:
+    """...and says, before the name, who invites to what: a newcomer arriving from a chat
+    message knew only the game's name."""
     base = shared_server.url
     host = ApiClient(base, "Hostia")
     table = host.create_table("ikebana", 2)
@@ -87,6 +90,12 @@ def test_an_invite_with_a_free_seat_still_seats_at_once(shared_server, browser) 
     page.goto(table["invite_url"])
     assert page.locator("#invite-arrival").count() == 0
     assert page.locator("#watch-without-name").count() == 0
+    # before the name: who invites, to which game, for how many, and the way to its rules
+    assert page.locator("#invite-welcome").inner_text() == (
+        "Hostia te invita a una partida de Ikebana para 2 jugadores. "
+        "Queda un asiento libre: di tu nombre y te sentarás a la mesa.")
+    assert page.get_by_role("link", name="Reglas de Ikebana").get_attribute("href") \
+        == "/rules/ikebana"
     page.fill("#name", "Invitada")
     page.click("form[action='/session'] button")
     page.wait_for_selector("#seats .seat.mine")
@@ -97,10 +106,25 @@ def test_an_invite_with_a_free_seat_still_seats_at_once(shared_server, browser) 
     page = fresh_page(browser, base, "en")
     page.goto(table["invite_url"])
     assert "Every seat" in page.locator("#invite-arrival").inner_text()
+    assert page.locator("#invite-welcome").count() == 0
     page.fill("#name", "Late")
     page.click("form[action='/session'] button")
     page.wait_for_selector("#conn-status.ok", timeout=15_000)
     page.wait_for_function(
         "() => document.getElementById('banner').innerText.includes('Every seat is taken')")
     assert page.locator("#seats .seat.mine").count() == 0
+    page.context.close()
+
+
+def test_the_invite_counts_the_free_seats_in_english(shared_server, browser) -> None:
+    base = shared_server.url
+    host = ApiClient(base, "Hostia")
+    table = host.create_table("alebrijes", 4)
+    page = fresh_page(browser, base, "en")
+    page.goto(table["invite_url"])
+    assert page.locator("#invite-welcome").inner_text() == (
+        "Hostia invites you to a game of Alebrijes for 4 players. "
+        "3 seats are free: give your name and you will take one.")
+    assert page.get_by_role("link", name="Alebrijes rules").count() == 1
+    assert page.locator("body").evaluate("(b) => b.scrollWidth <= innerWidth")
     page.context.close()
