@@ -56,3 +56,16 @@ def test_a_chart_of_running_totals_is_titled_as_one() -> None:
     wrong = [key for key, running in charts if running and not (
         "acumulad" in es[key].lower() and "running" in en[key].lower())]
     assert not wrong, [(k, es[k], en[k]) for k in wrong]
+
+
+def test_adding_strings_rewrites_a_catalogue_as_it_was_written() -> None:
+    """``python -m app.i18n.add`` rewrites both files: each must come out byte for byte as it
+    is, invisible characters (the soft hyphen of a caption) still escaped, so that adding
+    a key shows in a diff as that key alone."""
+    from app.i18n.add import dumps
+
+    for lang in ("es", "en"):
+        text = (HERE / f"{lang}.json").read_text(encoding="utf-8")
+        assert dumps(json.loads(text)) == text, f"{lang}.json is not as add.py writes it"
+    assert "\\u00ad" in (HERE / "es.json").read_text(encoding="utf-8")
+    assert dumps({"k": "a\u00a0b\u00adc ñ\n"}) == '{\n  "k": "a\\u00a0b\\u00adc ñ\\n"\n}\n'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -33,9 +34,21 @@ def add(strings: dict[str, dict[str, str]]) -> int:
                 if catalogue.get(key) != text:
                     catalogue[key] = text
                     changed += 1
-            path.write_text(json.dumps(catalogue, ensure_ascii=False, indent=2) + "\n",
-                            encoding="utf-8")
+            path.write_text(dumps(catalogue), encoding="utf-8")
     return changed
+
+
+# characters a reader cannot see (a soft hyphen, a no-break space...): kept as \u escapes
+# so that a catalogue's diff shows them, as the catalogues were written by hand
+INVISIBLE = re.compile(r"[^\S ]|[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def dumps(catalogue: dict[str, str]) -> str:
+    """A catalogue as its file holds it: two-space indents, letters as themselves,
+    invisible characters escaped."""
+    text = json.dumps(catalogue, ensure_ascii=False, indent=2) + "\n"
+    return INVISIBLE.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}",
+                         text)
 
 
 def main(argv: list[str]) -> None:
