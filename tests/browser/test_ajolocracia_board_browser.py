@@ -167,3 +167,72 @@ def test_the_end_of_the_game_says_the_value_awards_and_the_final_scores(shared_s
         parts = ", ".join(f"{name[seat]} {n}" for seat, n in enumerate(scores))
         assert words["ajolocracia.log.final_scores"].format(scores=parts) in log, log[-10:]
         page.context.close()
+
+
+CATEGORIES = ("citizenship", "isopods_algae", "beetles_annelids", "institutions", "ambystoma")
+
+
+def check_icon_legend(scope, words: dict, width: int) -> None:
+    """Every icon column of the score table in ``scope`` is named twice: in the header cell's
+    accessible name (for a screen reader) and, in words shown without hovering, by a legend
+    item with the same card (its tooltip is all a phone had, and a phone never shows it)."""
+    legend = scope.locator(".aj-legend")
+    assert legend.is_visible()
+    box = legend.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    heads = scope.locator("thead th:has(svg.aj-icon)")
+    assert heads.count() == len(CATEGORIES)
+    names = []
+    for i in range(heads.count()):
+        icon = heads.nth(i).locator("svg.aj-icon")
+        name = icon.get_attribute("aria-label")
+        names.append(name)
+        assert scope.get_by_role("columnheader", name=name, exact=True).count() == 1, name
+        item = legend.locator(f"li:has(svg[data-kind='{icon.get_attribute('data-kind')}'])")
+        assert item.count() == 1 and item.is_visible(), name
+        assert item.locator(":scope > span").inner_text().strip() == name
+        item_box = item.bounding_box()
+        assert item_box["x"] + item_box["width"] <= width, (name, item_box)
+    assert sorted(names) == sorted(words[f"ajolocracia.category.{key}"] for key in CATEGORIES)
+    # the "(n)" beside the citizenship points is said too
+    assert words["ajolocracia.legend.faces"] in legend.inner_text()
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 390, "height": 844}),
+                                                ("en", {"width": 1280, "height": 800})])
+def test_the_score_tables_say_what_their_icons_mean_without_a_tooltip(
+        shared_server, browser, lang: str, viewport: dict) -> None:
+    """The score tables' columns were headed by a card icon alone, explained only by a
+    tooltip: on a phone nothing said which column was which. A legend under each table pairs
+    every icon (and R1, R2, R3 at the end) with its name, during play and at the end."""
+    base = shared_server.url
+    width = viewport["width"]
+    words = json.loads((CATALOGUES / f"{lang}.json").read_text())
+    moves, _, _ = whole_game()
+    for stage, played in (("play", moves[:6]), ("end", moves)):
+        players, table_id = table_at(base, shared_server.ws_url, played)
+        page = open_as(browser, base, players[0], viewport, lang).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        load_table(page, base, table_id)
+        if stage == "play":
+            page.wait_for_selector(".aj-running-table")
+            check_icon_legend(page.locator(".aj-running"), words, width)
+        else:
+            page.wait_for_selector(".aj-final")
+            results = page.locator(".aj-results .aj-score-block").first
+            legend = results.locator(".aj-legend")
+            assert legend.is_visible()
+            for n in (1, 2, 3):
+                said = (f"{words['ajolocracia.table.round_short'].format(n=n)} "
+                        f"{words['ajolocracia.table.round'].format(n=n)}")
+                assert said in legend.inner_text().replace("\n", " "), legend.inner_text()
+            details = page.locator(".aj-round-details").first
+            details.locator("summary").click()
+            check_icon_legend(details, words, width)
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= width, f"the page scrolls sideways ({scroll}px)"
+        page.screenshot(path=str(ARTIFACTS / f"ajolocracia-legend-{stage}-{lang}.png"),
+                        full_page=True)
+        assert not errors, errors
+        page.context.close()

@@ -331,18 +331,40 @@ function tableau(ctx, message, seat) {
 // score tables: one row per player (you first), one column per category (its card as header)
 const ICON = { citizenship: "citizenship_2", isopods_algae: "isopods_algae", beetles_annelids: "beetles_annelids", institutions: "institution", ambystoma: "mexicanum" };
 
+// the header's card is its accessible name (role img, aria-label); its title is a tooltip only
 function categoryHeader(ctx, key) {
   return cardSvg(ICON[key], ctx.t(`ajolocracia.category.${key}`), "aj-icon");
 }
 
-function scoreGrid(ctx, caption, headers, rows, cls, hideCaption = false) {
+// What the columns' icons and short marks mean, in words beside each table: a phone shows
+// no tooltip. A card key is hidden from screen readers (its words follow it, and the header
+// cells have their own names); a short mark ("R1", "(n)") is read with its words.
+function legendItem(ctx, key, text) {
+  return ctx.el("li", {}, key, ctx.el("span", {}, text));
+}
+
+function iconLegend(ctx) {
   const { el, t } = ctx;
-  return el("div", { class: "aj-table-wrap" }, el("table", { class: `aj-scores ${cls}` },
+  const card = (key) => {
+    const icon = cardSvg(ICON[key], t(`ajolocracia.category.${key}`), "aj-icon");
+    icon.setAttribute("aria-hidden", "true");
+    return icon;
+  };
+  return [...SCORED.map((key) => legendItem(ctx, card(key), t(`ajolocracia.category.${key}`))),
+    legendItem(ctx, el("span", { class: "aj-legend-key" }, "(n)"), t("ajolocracia.legend.faces"))];
+}
+
+function scoreGrid(ctx, caption, headers, rows, cls, hideCaption = false, legend = null) {
+  const { el, t } = ctx;
+  const grid = el("div", { class: "aj-table-wrap" }, el("table", { class: `aj-scores ${cls}` },
     el("caption", { class: hideCaption ? "aj-sr" : null }, caption),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("ajolocracia.table.player")),
       headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map(([seat, cells]) => el("tr", { class: seat === ctx.me ? "aj-me-row" : "", dataset: { seat: String(seat) } },
       el("th", { scope: "row", title: ctx.seatName(seat) }, ctx.seatName(seat)), cells.map((c) => el("td", {}, c)))))));
+  if (!legend) return grid;
+  return el("div", { class: "aj-score-block" }, grid,
+    el("ul", { class: "aj-legend", "aria-label": t("ajolocracia.legend", { table: caption }) }, legend));
 }
 
 function categoryCells(ctx, row) {
@@ -363,7 +385,7 @@ function runningTable(ctx, message) {
     return [seat, [...categoryCells(ctx, p.running), el("strong", {}, String(p.running.total)),
       earlier ? el("span", { title: `${t("ajolocracia.table.earlier")}: ${p.score}` }, String(p.score + p.running.total)) : null].filter(Boolean)];
   });
-  return el("section", { class: "card aj-running" }, scoreGrid(ctx, t("ajolocracia.table.running"), headers, rows, "aj-running-table"));
+  return el("section", { class: "card aj-running" }, scoreGrid(ctx, t("ajolocracia.table.running"), headers, rows, "aj-running-table", false, iconLegend(ctx)));
 }
 
 function resultsTable(ctx, message) {
@@ -379,7 +401,8 @@ function resultsTable(ctx, message) {
   const details = view.results.map((r) => el("details", { class: "aj-round-details" },
     el("summary", {}, `${t("ajolocracia.table.round", { n: r.round })} · ${t("ajolocracia.table.details")}`),
     scoreGrid(ctx, t("ajolocracia.table.round", { n: r.round }), [...SCORED.map((key) => categoryHeader(ctx, key)), t("ajolocracia.table.round_total")],
-      seats.map((seat) => [seat, [...categoryCells(ctx, r.scores[seat]), el("strong", {}, String(r.scores[seat].total))]]), "aj-round-table", true)));
+      seats.map((seat) => [seat, [...categoryCells(ctx, r.scores[seat]), el("strong", {}, String(r.scores[seat].total))]]), "aj-round-table", true,
+      iconLegend(ctx))));
   if (bonus) {
     details.push(el("details", { class: "aj-round-details aj-values-details", open: true },
       el("summary", {}, t("ajolocracia.table.values_total")),
@@ -388,7 +411,9 @@ function resultsTable(ctx, message) {
         seats.map((seat) => [seat, [String(bonus.counts[seat]), String(bonus.most[seat]), String(bonus.fewest[seat]), el("strong", {}, String(bonus.total[seat]))]]),
         "aj-values-table", true)));
   }
-  return el("section", { class: "card aj-results" }, scoreGrid(ctx, t("ajolocracia.table.results"), headers, rows, "aj-results-table"), details);
+  const rounds = view.results.map((r) => legendItem(ctx, el("span", { class: "aj-legend-key" }, t("ajolocracia.table.round_short", { n: r.round })),
+    t("ajolocracia.table.round", { n: r.round })));
+  return el("section", { class: "card aj-results" }, scoreGrid(ctx, t("ajolocracia.table.results"), headers, rows, "aj-results-table", false, rounds), details);
 }
 
 function finalBanner(ctx, message) {
