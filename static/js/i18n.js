@@ -7,11 +7,16 @@ window.LANG = document.documentElement.lang || "es";
 
 // A count of one takes the key's "_one" form when the catalogue has it ("1 card", not
 // "1 cards"); the count is the parameter n. (app/i18n translate() does the same.)
+// In English a number said with a vowel sound takes "an": "turns up an 8", "takes an 11"
+// (Allegra's cards run from -1 to 11; "a {value}" is how its strings say a card).
 export function t(key, params = {}) {
   const one = params.n === 1 && window.I18N && window.I18N[`${key}_one`];
   const text = one || (window.I18N && window.I18N[key]) || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  const said = text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return window.LANG === "en" ? said.replace(AN_NUMBER, "$1n ") : said;
 }
+// "a" before 8, 11, 18, 80-89 and 800-899 said whole (not 110, not 1,800)
+const AN_NUMBER = /\b([Aa]) (?=(?:8\d{0,2}|11|18)(?![\d,]))/g;
 
 // Names (or any words) as the page's language lists them: "Ana y Beto", "Ana, Beto y Cleo";
 // "Ana and Beto", "Ana, Beto, and Cleo" (Intl.ListFormat; a bare ", " where it is missing).
