@@ -48,7 +48,9 @@ function actionLabel(entry) {
 // a step in the list of moves: the first line the log makes of it, as this point of view
 // may know it (a game's stepLines, else its eventLines), whole in the title when it makes
 // several; the action's name when the game's log says nothing of it. ``shown``: a state of
-// the game (what a game's lines name from its view, e.g. Block and Guess's block types)
+// the game (what a game's lines name from its view, e.g. Block and Guess's block types).
+// ``then``: what the move set off that the list shows on lines of their own under it (a
+// game's stepThen, from the same events: Ikebana's draw after a rejection)
 function stepLabel(entry, shown) {
   const events = entry.events || [];
   let lines = [];
@@ -56,9 +58,10 @@ function stepLabel(entry, shown) {
   else if (renderer && renderer.eventLines && !genericRenderer) {
     lines = events.flatMap((event) => renderer.eventLines(ctx, event, shown));
   }
-  if (!lines.length) return { text: actionLabel(entry), title: null };
+  const then = renderer && renderer.stepThen && !genericRenderer ? renderer.stepThen(ctx, events) : [];
+  if (!lines.length) return { text: actionLabel(entry), title: null, then };
   return { text: t("replay.step_text", { n: entry.step, text: lines[0] }),
-    title: lines.length > 1 ? lines.join("\n") : null };
+    title: lines.length > 1 ? lines.join("\n") : null, then };
 }
 
 function history(upTo) {
@@ -200,8 +203,9 @@ function renderActions(shown) {
   $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) => {
     const label = stepLabel(entry, shown);
     return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, title: label.title, onclick: () => go(entry.step) },
-      label.text,
-      entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null));
+      el("span", { class: "replay-move" }, label.text),
+      entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null,
+      label.then.map((line) => el("span", { class: "replay-then" }, t("replay.step_then", { text: line })))));
   }));
 }
 

@@ -50,7 +50,8 @@ def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game)
         page.keyboard.press("End")
         page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
         log = [line.strip() for line in page.locator("#log li").all_inner_texts()]
-        buttons = page.locator("#replay-actions button").all_inner_texts()[1:]
+        # each move's own line (a line the move set off may follow it: Ikebana's draw)
+        buttons = page.locator("#replay-actions button .replay-move").all_inner_texts()
         # a replay has no seats to fill: Block and Guess's "no bots" note is for live tables
         no_bots = page.locator(".bg-no-bots").count()
         page.context.close()

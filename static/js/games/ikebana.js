@@ -365,4 +365,22 @@ export function eventLines(ctx, event) {
   }
 }
 
+// A replay's list of moves (../replay.js): a step's lines, its move's own first, so that a
+// draw that had to rebuild the deck reads "Ana roba…", not the reshuffle before it.
+const MOVES = new Set(["drew", "kept", "rejected", "bought"]);
+export function stepLines(ctx, events) {
+  const move = events.find((e) => MOVES.has(e.type));
+  const ordered = move ? [move, ...events.filter((e) => e !== move)] : events;
+  return ordered.flatMap((e) => eventLines(ctx, e));
+}
+
+// What the list shows on a line of its own under a move: after a rejection, the card its
+// player drew next ("Ana roba 4 azul"), which the move's line does not say. Only from the
+// step's events as the point of view got them (a drawn card is face up for everyone).
+export function stepThen(ctx, events) {
+  const at = events.findIndex((e) => e.type === "rejected");
+  if (at < 0) return [];
+  return events.slice(at + 1).filter((e) => e.type === "drew" && e.card).flatMap((e) => eventLines(ctx, e));
+}
+
 // table.js calls this on every state message; events are only appended once per version.
