@@ -30,7 +30,7 @@ SAID = {
            r"los −6 repartidos se redondean hacia cero: si cuatro personas empatan en «menos "
            r"valores», cada una pierde 1 punto"],
     "en": [r"same number of value cards, they all tie for both most and fewest values",
-           r"With 3 or more players everyone shares both the \+6 and the −6, so nobody's total "
+           r"With 3 or more players everyone shares both the \+6 and the −6, so nobody’s total "
            r"changes",
            r"if nobody has a value card, nobody wins the \+6 and everyone shares the −6",
            r"With 2 players nobody loses points: if they have at least one value card, each "

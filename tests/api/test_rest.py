@@ -221,6 +221,6 @@ def test_browser_identity_cookie_and_pages(base: str) -> None:
         english = browser.get("/lang/en?next=/")
         assert english.status_code == 303
         browser.cookies.delete("ludoteca_player")
-        assert "What's your name?" in browser.get("/").text
+        assert "What’s your name?" in browser.get("/").text
         assert browser.get("/rules/hanabi").status_code == 200
         assert browser.get("/join/not-a-token").status_code == 404

@@ -46,7 +46,7 @@ def test_the_host_opens_the_screen_and_its_qr_code_is_the_invite(base: str) -> N
     for headers in (guest.headers, {}):
         refused = httpx.get(f"{base}/tables/{table['id']}/screen",
                             headers={**headers, "Accept": "text/html", "Accept-Language": "en"})
-        assert refused.status_code == 403 and "Only the table's host" in refused.text
+        assert refused.status_code == 403 and "Only the table’s host" in refused.text
         assert table["invite_url"] not in refused.text
 
 
