@@ -69,3 +69,12 @@ def test_adding_strings_rewrites_a_catalogue_as_it_was_written() -> None:
         assert dumps(json.loads(text)) == text, f"{lang}.json is not as add.py writes it"
     assert "\\u00ad" in (HERE / "es.json").read_text(encoding="utf-8")
     assert dumps({"k": "a\u00a0b\u00adc ñ\n"}) == '{\n  "k": "a\\u00a0b\\u00adc ñ\\n"\n}\n'
+
+
+def test_english_uses_one_apostrophe() -> None:
+    """"Ana’s turn" in a game's panel under "Ana's turn" in the turn cue read as two hands
+    at work: English strings use ’, but for a game's own name as its publisher prints it."""
+    en = json.loads((HERE / "en.json").read_text(encoding="utf-8"))
+    straight = re.compile(r"[A-Za-z}]'[a-z]")
+    wrong = sorted(k for k, v in en.items() if straight.search(v.replace("Alan & Bobby's", "")))
+    assert not wrong, wrong
