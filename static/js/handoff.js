@@ -4,6 +4,7 @@
 // signed in. Used by the lobby (mounted on #handoff) and the table page (room.js).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { copyButton } from "./ui/copy.js";
 
 export function handoffBox(next) {
   const panel = el("div", { class: "handoff-panel", id: "handoff-panel", hidden: true, role: "group", "aria-label": t("handoff.title") });
@@ -36,11 +37,7 @@ export function handoffBox(next) {
     panel.replaceChildren(
       el("p", {}, t("handoff.scan")),
       el("img", { class: "handoff-qr", id: "handoff-qr", src: made.qr, width: 220, height: 220, alt: t("handoff.qr_alt") }),
-      el("div", { class: "row" }, input,
-        el("button", { type: "button", class: "secondary small", onclick: async (e) => {
-          try { await navigator.clipboard.writeText(made.url); e.target.textContent = t("table.copied"); }
-          catch (error) { input.select(); }
-        } }, t("table.copy"))),
+      el("div", { class: "row" }, input, copyButton(input, { class: "secondary small" })),
       left,
       el("p", { class: "muted" }, t("handoff.note")));
     panel.hidden = false;

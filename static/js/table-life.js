@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { andList, el, t } from "./i18n.js";
 import { historyLines } from "./journal.js";
 import { markersFor, merge, platformLine } from "./life-log.js";
+import { withCopy } from "./ui/copy.js";
 
 const $ = (id) => document.getElementById(id);
 const JUST_LEFT_SECONDS = 5; // under this a seat away "has just left"
@@ -192,11 +193,7 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
       out.push(el("div", { class: "life-watch" },
         el("label", { for: "watch-url" }, t("life.watch_link")),
         el("div", { class: "row" },
-          el("input", { id: "watch-url", readonly: true, value: watchUrl }),
-          el("button", { class: "secondary", onclick: async (e) => {
-            try { await navigator.clipboard.writeText(watchUrl); e.target.textContent = t("table.copied"); }
-            catch (error) { $("watch-url").select(); }
-          } }, t("table.copy")))));
+          ...withCopy(el("input", { id: "watch-url", readonly: true, value: watchUrl })))));
     }
     return out;
   }

@@ -11,6 +11,7 @@ import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
 import { createLife } from "./table-life.js";
 import { createRoom } from "./room.js";
+import { withCopy } from "./ui/copy.js";
 
 const app = document.getElementById("table-app");
 const tableId = app.dataset.table;
@@ -211,11 +212,7 @@ function renderSeats() {
     link && table.status === "waiting" ? el("div", { class: "invite" },
       el("label", { for: "invite-url" }, t("table.invite")),
       el("div", { class: "row" },
-        el("input", { id: "invite-url", readonly: true, value: link }),
-        el("button", { class: "secondary", onclick: async (e) => {
-          try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); }
-          catch (error) { $("invite-url").select(); }
-        } }, t("table.copy"))),
+        ...withCopy(el("input", { id: "invite-url", readonly: true, value: link }))),
       // the invite as a QR code (drawn by the server), to scan from a phone in the room
       el("img", { class: "invite-qr", id: "invite-qr", src: `/tables/${tableId}/invite-qr.svg`, alt: t("room.invite_qr"), width: 180, height: 180 })) : null);
 }
