@@ -88,8 +88,10 @@ function tableItem(table, { mine = false, list = null } = {}) {
   if (mine) action = el("a", { href: `/tables/${table.id}`, class: "button" }, t("lobby.open_table", { game }));
   else if (list === "join") action = el("a", { href: table.invite_url || `/tables/${table.id}`, class: "button join" }, t("lobby.join", { game }));
   else action = el("a", { href: table.watch_url || `/tables/${table.id}`, class: "button secondary watch" }, t("lobby.watch", { game }));
+  // the facts and what the host changed in one column, the button beside them (under them
+  // on a phone): a table with changed settings lines up with the others
   return el("li", { class: `${mine && table.your_turn ? "your-turn" : ""}`, dataset: { table: table.id, status: table.status } },
-    el("div", { class: "table-facts" },
+    el("div", { class: "table-info" }, el("div", { class: "table-facts" },
       el("strong", {}, game), ` · ${taken}/${table.seat_count} · `,
       el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
       list === "join" ? el("span", { class: "badge free" }, t(free === 1 ? "lobby.seats_free_one" : "lobby.seats_free", { n: free })) : null,
@@ -97,7 +99,7 @@ function tableItem(table, { mine = false, list = null } = {}) {
       mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
       mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
       el("span", { class: "muted" }, names)),
-    list === "join" ? changedSettings(table) : null,
+    list === "join" ? changedSettings(table) : null),
     action);
 }
 

@@ -65,3 +65,32 @@ def test_who_starts_offers_the_seats_of_the_table(shared_server, browser) -> Non
     mine.wait_for()
     assert "Ana y Beto" in mine.inner_text()
     context.close()
+
+
+def test_a_table_with_changed_settings_lines_up_with_the_others(shared_server, browser) -> None:
+    """In the list of tables to join, a table whose host changed a setting ("Who starts:
+    Seat 2") had its button pushed under the settings, at the left; the others' sit at the
+    right. Now the facts and the settings share one column and every button sits beside it."""
+    base = shared_server.url
+    plain = ApiClient(base, "Pia").create_table("hanabi", 3)
+    changed = ApiClient(base, "Cam").create_table("hanabi", 3, {"first_seat": 1, "fuses": 1})
+    context = open_as(browser, base, ApiClient(base, "Lupe"), {"width": 1280, "height": 800},
+                      "en")
+    page = context.new_page()
+    page.goto(base + "/")
+    boxes = {}
+    for name, table in (("plain", plain), ("changed", changed)):
+        item = page.locator(f"#join-list li[data-table='{table['id']}']")
+        item.wait_for()
+        boxes[name] = {part: item.locator(selector).bounding_box() for part, selector in
+                       (("button", "a.button"), ("facts", ".table-facts"))}
+        if name == "changed":
+            settings = item.locator(".settings-list").bounding_box()
+            assert "Who starts" in item.inner_text()
+    plain_button, changed_button = boxes["plain"]["button"], boxes["changed"]["button"]
+    assert abs((plain_button["x"] + plain_button["width"])
+               - (changed_button["x"] + changed_button["width"])) < 1
+    # beside the facts and the settings, not under them
+    assert changed_button["x"] > settings["x"] + settings["width"] - 1
+    assert changed_button["y"] < settings["y"] + settings["height"]
+    context.close()
