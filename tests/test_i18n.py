@@ -78,3 +78,21 @@ def test_english_uses_one_apostrophe() -> None:
     straight = re.compile(r"[A-Za-z}]'[a-z]")
     wrong = sorted(k for k, v in en.items() if straight.search(v.replace("Alan & Bobby's", "")))
     assert not wrong, wrong
+
+
+def test_names_are_joined_as_each_language_joins_them() -> None:
+    from app.i18n import list_joints
+
+    def said(names: list[str], lang: str) -> str:
+        return "".join(j + n for j, n in zip(list_joints(names, lang), names, strict=True))
+
+    assert said([], "es") == "" and said(["Ana"], "en") == "Ana"
+    assert said(["Ana", "Beto"], "es") == "Ana y Beto"
+    assert said(["Ana", "Beto", "Cleo"], "es") == "Ana, Beto y Cleo"
+    assert said(["Ana", "Beto"], "en") == "Ana and Beto"
+    assert said(["Ana", "Beto", "Cleo"], "en") == "Ana, Beto, and Cleo"
+    # Spanish "e" before the sound i, as Intl.ListFormat says it
+    assert said(["Beto", "Inés"], "es") == "Beto e Inés"
+    assert said(["Beto", "Hilda"], "es") == "Beto e Hilda"
+    assert said(["Beto", "Hierro"], "es") == "Beto y Hierro"
+    assert said(["Beto", "Inés"], "en") == "Beto and Inés"

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from app.config import TEMPLATES
 from app.games import ENGINES
-from app.i18n import LANGUAGES, catalogue, pick_language, translate
+from app.i18n import LANGUAGES, catalogue, list_joints, pick_language, translate
 
 templates = Jinja2Templates(directory=str(TEMPLATES))
 
@@ -46,6 +46,7 @@ def render(request: Request, name: str, player: Any, **context: Any) -> HTMLResp
     context.update(
         request=request, player=player, lang=lang, languages=LANGUAGES,
         t=lambda key, **kw: translate(lang, key, **kw),
+        joints=lambda names: list_joints(list(names), lang),
         i18n_json=script_json(strings),
         games=[e.catalogue_entry() for e in ENGINES.values()],  # type: ignore[attr-defined]
     )

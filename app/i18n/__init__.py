@@ -33,6 +33,23 @@ def translate(lang: str, key: str, **params: Any) -> str:
     return text.format(**params) if params else text
 
 
+def list_joints(names: list[str], lang: str) -> list[str]:
+    """What goes before each of ``names`` when a page lists them as the language does, as
+    the pages' ``andList`` (Intl.ListFormat) does: "Ana, Beto y Cleo", "Ana, Beto, and
+    Cleo"; Spanish says "e" before a name that starts with the sound i ("Beto e Inés", but
+    "Ana y Hierro"). A template puts each joint before its name (the first is "")."""
+    if len(names) < 2:
+        return [""] * len(names)
+    last = names[-1].lower()
+    if lang == "en":
+        final = " and " if len(names) == 2 else ", and "
+    else:
+        sound_i = last.startswith(("i", "í", "hi", "hí")) and not last.startswith(
+            ("hia", "hie", "hio", "hiu"))
+        final = " e " if sound_i else " y "
+    return ["", *[", "] * (len(names) - 2), final]
+
+
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
     if cookie in LANGUAGES:
         return cookie

@@ -31,6 +31,19 @@ export function andList(items) {
   }
 }
 
+// The same list of nodes (links to players...): the language's words between them
+// (formatToParts gives the joints; the items are put back in their places).
+export function andListNodes(nodes) {
+  try {
+    listFormat = listFormat || new Intl.ListFormat(window.LANG, { style: "long", type: "conjunction" });
+    const names = nodes.map((node) => node.textContent);
+    let next = 0;
+    return listFormat.formatToParts(names).map((part) => (part.type === "element" ? nodes[next++] : part.value));
+  } catch {
+    return nodes.flatMap((node, i) => (i ? [", ", node] : [node]));
+  }
+}
+
 // Build an element: el("button", {class: "x", onclick: f}, "text", child...)
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

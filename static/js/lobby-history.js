@@ -1,7 +1,7 @@
 // The lobby's "recent finished games" (a section of its own, beside the lobby's tables):
 // each with its players (linked to their history), how it ended, and its replay.
 import { api } from "./api.js";
-import { el, t } from "./i18n.js";
+import { andListNodes, el, t } from "./i18n.js";
 import { outcomeText } from "./match-result.js";
 
 const list = document.getElementById("recent-matches");
@@ -21,7 +21,7 @@ function result(match) {
 // its players), its replay button beside them. Separators are part of the text, never items
 // of their own, so a line breaks between words and never starts with a "·".
 function matchItem(match) {
-  const players = match.seats.flatMap((s, i) => [i ? ", " : "", el("a", { href: `/players/${s.player.id}` }, s.player.name)]);
+  const players = andListNodes(match.seats.map((s) => el("a", { href: `/players/${s.player.id}` }, s.player.name)));
   return el("li", { class: "recent-match", dataset: { match: match.id } },
     el("div", { class: "recent-facts" },
       el("p", { class: "recent-head" }, el("strong", {}, t(`game.${match.game}`)), " · ", el("span", { class: "muted recent-result" }, result(match))),

@@ -106,3 +106,29 @@ def test_a_replay_from_the_list_shows_its_board_under_its_controls(shared_server
     assert board["top"] - controls["bottom"] < 40, tops
     assert board["top"] < 844 - 200, tops
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "listed"), [("es", "Bot 1, Bot 2, Bot 3 y Bot 4"),
+                                              ("en", "Bot 1, Bot 2, Bot 3, and Bot 4")])
+def test_the_players_of_a_game_are_listed_as_the_language_lists_them(
+        shared_server, browser, finished, lang: str, listed: str) -> None:
+    """"Bot 1, Bot 2, Bot 3, Bot 4" read as a list of four things, not of four people
+    playing together: the recent games, a replay's heading and a player's history now join
+    their players' links as the turn cue joins names (andList, Intl.ListFormat)."""
+    base = shared_server.url
+    context = open_as(browser, base, finished, {"width": 390, "height": 844}, lang)
+    page = context.new_page()
+    page.goto(base + "/")
+    row = page.locator("#recent-matches li", has_text="Hanabi")
+    row.wait_for()
+    assert row.locator(".recent-players").inner_text() == listed
+    assert row.locator(".recent-players a").count() == 4  # still one link a player
+    match = next(m for m in httpx.get(base + "/api/matches?limit=8", timeout=10).json()
+                 if m["game"] == "hanabi")
+    page.goto(f"{base}/matches/{match['id']}")
+    heading = page.locator("main p", has=page.locator("a[href^='/players/']")).first
+    assert heading.inner_text().startswith(listed)
+    page.goto(f"{base}/players/{match['seats'][0]['player']['id']}")
+    cell = page.locator("td", has=page.locator("a[href^='/players/']")).first
+    assert cell.inner_text() == listed
+    context.close()
