@@ -19,7 +19,17 @@ from typing import Any
 
 import pytest
 
-from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
+from app.games.block_and_guess import geometry as geo
+from tests.browser.bg_pages import (
+    LAPTOP,
+    PHONE,
+    open_seat,
+    pinned_table,
+    placements,
+    seed_for_card,
+    version,
+    wait_past,
+)
 from tests.browser.comfort import act, connect, run, settle
 from tests.support.browser import launch_chromium
 
@@ -147,3 +157,75 @@ def test_the_ground_label_is_legible_on_every_board(shared_server, browser, view
         finally:
             page.context.close()
     assert any(s.startswith("bg-guess-board-") for s in seen), seen
+
+
+
+# ------------------------------------------------------------------ a drop on the strip
+
+def building(state: dict) -> bool:
+    return state["view"]["phase"] == "build"
+
+
+def on_screen(page: Any, builder: int, x: float, y: float) -> tuple[float, float]:
+    """Where board point (x, y) (y up, the ground at 0) is on the screen."""
+    return tuple(page.evaluate("""([b, x, y, h]) => {
+        const svg = document.getElementById(`bg-board-${b}`);
+        const p = svg.createSVGPoint(); p.x = x; p.y = h - y;
+        const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+                               [builder, x, y, geo.BOARD_H]))
+
+
+def test_a_block_dropped_low_on_the_ground_strip_goes_on_the_table(shared_server,
+                                                                   browser) -> None:
+    """Zoomed out to the whole board, the strip under the ground line is 34 board units
+    deep (a nineteenth of the 640 shown): a block let go over its lower part, further than
+    the 20 units below the ground that any drop may fall short by, goes on the table,
+    resting on it; it went back to the tray when only those 20 units counted (bench.js,
+    shownBelow). (Let go anywhere under the ground line, its centre was put on the line,
+    half sunk: the server refused it, "the block would stick out of the board".)"""
+    players, table_id = pinned_table(shared_server.url, 3, seed_for_card(1, 3),
+                                     ["Ana", "Beto", "Cleo"])
+    state = run(play_until(shared_server.ws_url, players, table_id, building))
+    builder = state["view"]["builds"][0]["builder"]
+    page = open_seat(browser, shared_server.url, players[builder], table_id, LAPTOP, "en")
+    try:
+        zoom_out = page.locator("#my-hand [data-focus-key='zoom_out']")
+        while not zoom_out.is_disabled():
+            zoom_out.click()
+        board = page.locator(f"#my-hand #bg-board-{builder}.mine")
+        assert board.get_attribute("viewBox").split()[2] == "640", "not the whole board"
+        tray = page.locator("#my-hand .bg-tray-block").first
+        block = int(tray.get_attribute("data-block"))
+        assert block not in placements(page, builder)
+        board.scroll_into_view_if_needed()
+        # 28 units under the ground line: in the strip's lower part, over the board
+        x, y = on_screen(page, builder, geo.BOARD_W / 2, -28)
+        shallow = on_screen(page, builder, 0, -20)[1]
+        bottom = board.bounding_box()
+        assert shallow < y < bottom["y"] + bottom["height"] - 2, (shallow, y, bottom)
+        tray.scroll_into_view_if_needed()
+        box = tray.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        board.scroll_into_view_if_needed()
+        x, y = on_screen(page, builder, geo.BOARD_W / 2, -28)
+        page.mouse.move(x, y, steps=12)
+        before = version(page)
+        page.mouse.up()
+        try:
+            wait_past(page, before, timeout=5_000)
+        except Exception as exc:  # Playwright's TimeoutError
+            raise AssertionError(f"block {block} let go over the strip was not placed: "
+                                 f"{page.inner_text('#error')!r}") from exc
+        page.wait_for_function(
+            "([b, k]) => document.querySelector(`#bg-board-${b} .bg-world > "
+            "[data-block='${k}']:not(.bg-moving)`)", arg=[builder, block], timeout=10_000)
+        # on the table: resting on the ground line, where it was let go
+        bx, by, angle, _ = placements(page, builder)[block]
+        low = -geo.footprint(block, 0, False)[1]  # its centre's height on the table
+        assert angle == 0 and by == pytest.approx(low, abs=0.011), (bx, by)
+        assert bx == pytest.approx(geo.BOARD_W / 2, abs=2)
+        assert page.locator(f"#my-hand .bg-tray-block[data-block='{block}']").count() == 0
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
