@@ -6,7 +6,8 @@ share of the width a board shows, so on the builder's workbench at every zoom, o
 players' live boards and on the boards fitted to a build (guessing), at 390 px (es) and
 1280 px (en), the label's box and its font are 12 px or more on screen, white on the brown
 strip at WCAG AA contrast, inside its board and under the ground line, where no block
-stands."""
+stands. Nor is it larger than the page's body text (16 px): it grew with the board, 20 px on
+the builder's board at 1280 px."""
 
 from __future__ import annotations
 
@@ -18,7 +19,17 @@ from typing import Any
 
 import pytest
 
-from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
+from app.games.block_and_guess import geometry as geo
+from tests.browser.bg_pages import (
+    LAPTOP,
+    PHONE,
+    open_seat,
+    pinned_table,
+    placements,
+    seed_for_card,
+    version,
+    wait_past,
+)
 from tests.browser.comfort import act, connect, run, settle
 from tests.support.browser import launch_chromium
 
@@ -26,6 +37,7 @@ pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 TALL = 12  # CSS px: the least height of the label's box on screen
+LARGEST = 16  # CSS px: the font's largest size on screen (the page's body text)
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +73,11 @@ def guessing(state: dict) -> bool:
 
 
 # every board on the page: its box, its ground label's box, words and font size on screen
-# (CSS px), the ground line's y, the label's and the strip's colours
-LABELS = """() => [...document.querySelectorAll('svg.bg-board')].map((board) => {
+# (CSS px), the ground line's y, the label's and the strip's colours; read after the next
+# frame is drawn (a board's label is sized to it once it is laid out: what is painted)
+LABELS = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return [...document.querySelectorAll('svg.bg-board')].map((board) => {
   const box = (n) => { const r = n.getBoundingClientRect();
     return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height }; };
   const label = board.querySelector('.bg-ground-text');
@@ -72,7 +87,7 @@ LABELS = """() => [...document.querySelectorAll('svg.bg-board')].map((board) => 
   return { id: board.id, board: box(board), label: label && box(label), size,
            words: label && label.textContent, ground: (line.top + line.bottom) / 2,
            ink: fill(label), strip: fill(board.querySelector('.bg-ground')) };
-})"""
+}); }"""
 
 
 def luminance(rgb: str) -> float:
@@ -95,7 +110,7 @@ def check_labels(page: Any, word: str, where: str) -> list[str]:
         label, board = b["label"], b["board"]
         at = f"{where} {b['id']}: {b}"
         assert label is not None and b["words"] == word, at
-        assert label["height"] >= TALL and b["size"] >= TALL, at
+        assert label["height"] >= TALL and TALL <= b["size"] <= LARGEST + 0.01, at
         assert contrast(b["ink"], b["strip"]) >= 4.5, at
         assert label["left"] >= board["left"] - 0.5 and label["right"] <= board["right"] + 0.5, at
         assert label["top"] >= b["ground"] and label["bottom"] <= board["bottom"] + 0.5, at
@@ -143,3 +158,74 @@ def test_the_ground_label_is_legible_on_every_board(shared_server, browser, view
             page.context.close()
     assert any(s.startswith("bg-guess-board-") for s in seen), seen
 
+
+
+# ------------------------------------------------------------------ a drop on the strip
+
+def building(state: dict) -> bool:
+    return state["view"]["phase"] == "build"
+
+
+def on_screen(page: Any, builder: int, x: float, y: float) -> tuple[float, float]:
+    """Where board point (x, y) (y up, the ground at 0) is on the screen."""
+    return tuple(page.evaluate("""([b, x, y, h]) => {
+        const svg = document.getElementById(`bg-board-${b}`);
+        const p = svg.createSVGPoint(); p.x = x; p.y = h - y;
+        const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+                               [builder, x, y, geo.BOARD_H]))
+
+
+def test_a_block_dropped_low_on_the_ground_strip_goes_on_the_table(shared_server,
+                                                                   browser) -> None:
+    """Zoomed out to the whole board, the strip under the ground line is 34 board units
+    deep (a nineteenth of the 640 shown): a block let go over its lower part, further than
+    the 20 units below the ground that any drop may fall short by, goes on the table,
+    resting on it; it went back to the tray when only those 20 units counted (bench.js,
+    shownBelow). (Let go anywhere under the ground line, its centre was put on the line,
+    half sunk: the server refused it, "the block would stick out of the board".)"""
+    players, table_id = pinned_table(shared_server.url, 3, seed_for_card(1, 3),
+                                     ["Ana", "Beto", "Cleo"])
+    state = run(play_until(shared_server.ws_url, players, table_id, building))
+    builder = state["view"]["builds"][0]["builder"]
+    page = open_seat(browser, shared_server.url, players[builder], table_id, LAPTOP, "en")
+    try:
+        zoom_out = page.locator("#my-hand [data-focus-key='zoom_out']")
+        while not zoom_out.is_disabled():
+            zoom_out.click()
+        board = page.locator(f"#my-hand #bg-board-{builder}.mine")
+        assert board.get_attribute("viewBox").split()[2] == "640", "not the whole board"
+        tray = page.locator("#my-hand .bg-tray-block").first
+        block = int(tray.get_attribute("data-block"))
+        assert block not in placements(page, builder)
+        board.scroll_into_view_if_needed()
+        # 28 units under the ground line: in the strip's lower part, over the board
+        x, y = on_screen(page, builder, geo.BOARD_W / 2, -28)
+        shallow = on_screen(page, builder, 0, -20)[1]
+        bottom = board.bounding_box()
+        assert shallow < y < bottom["y"] + bottom["height"] - 2, (shallow, y, bottom)
+        tray.scroll_into_view_if_needed()
+        box = tray.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        board.scroll_into_view_if_needed()
+        x, y = on_screen(page, builder, geo.BOARD_W / 2, -28)
+        page.mouse.move(x, y, steps=12)
+        before = version(page)
+        page.mouse.up()
+        try:
+            wait_past(page, before, timeout=5_000)
+        except Exception as exc:  # Playwright's TimeoutError
+            raise AssertionError(f"block {block} let go over the strip was not placed: "
+                                 f"{page.inner_text('#error')!r}") from exc
+        page.wait_for_function(
+            "([b, k]) => document.querySelector(`#bg-board-${b} .bg-world > "
+            "[data-block='${k}']:not(.bg-moving)`)", arg=[builder, block], timeout=10_000)
+        # on the table: resting on the ground line, where it was let go
+        bx, by, angle, _ = placements(page, builder)[block]
+        low = -geo.footprint(block, 0, False)[1]  # its centre's height on the table
+        assert angle == 0 and by == pytest.approx(low, abs=0.011), (bx, by)
+        assert bx == pytest.approx(geo.BOARD_W / 2, abs=2)
+        assert page.locator(f"#my-hand .bg-tray-block[data-block='{block}']").count() == 0
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

@@ -8,18 +8,31 @@
   point (0, at the start) sat on the "0" of the scale. Checked on a finished Alebrijes page
   and on charts shaped like every game's (negative scores, no starting 0, a long last label).
 - Alebrijes' ranking says "1 ronda ganada" / "1 round won", not "1 rondas ganadas", and its
-  chart (running totals) is titled so, not "Puntos por ronda"."""
+  chart (running totals) is titled so, not "Puntos por ronda".
+- A finished table says "Fin de la partida" / "Game over" once, in the turn cue at the top of
+  the page: the end summary's heading is its result (who won, or Hanabi's score), where it
+  said "Fin de la partida" again (and Block and Guess's status line a third time)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
-from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as, run
+from tests.browser.comfort import (
+    LAPTOP,
+    PHONE,
+    finish,
+    load_table,
+    min_players,
+    new_table,
+    open_as,
+    run,
+)
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient, SeatClient
 
@@ -214,3 +227,66 @@ def test_a_finished_alebrijes_game_reads_well(shared_server, browser, alebrijes_
     title = page.inner_text("#game .final figure.score-chart > figcaption")
     assert ("acumulados" if lang == "es" else "Running totals") in title, title
     page.context.close()
+
+
+# ------------------------------------------------------------------ "Game over", said once
+
+GAMES = ["hanabi", "ikebana", "alebrijes", "ajolocracia", "allegra", "block-and-guess"]
+OVER = {"es": "Fin de la partida", "en": "Game over"}
+
+# the visible text nodes holding the phrase, by where they are; the log (the game's record,
+# line by line, at the page's foot) and the screen reader's live region (visually hidden)
+# are left out: they tell what happened, as they tell every move
+SAYING = """(phrase) => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const holder = node.parentElement;
+    if (!node.textContent.includes(phrase) || holder.closest('#log, #live')) continue;
+    if (!holder.checkVisibility({ visibilityProperty: true })) continue;
+    const box = holder.getBoundingClientRect();
+    if (box.width < 1 || box.height < 1) continue;
+    out.push(holder.closest('[id]').id + ': ' + node.textContent.trim());
+  }
+  return out; }"""
+
+
+@pytest.fixture(scope="module")
+def finished_tables(shared_server) -> dict[str, tuple[ApiClient, str]]:
+    """A finished table of every game (random legal moves), its first player with it."""
+    sizes = min_players(shared_server.url)
+
+    def build(game: str) -> tuple[ApiClient, str]:
+        players = [ApiClient(shared_server.url, name)
+                   for name in ["Ana", "Beto", "Celia", "Dani"][:sizes[game]]]
+        table_id = new_table(players, game, start=True)
+        run(finish(shared_server.ws_url, players, table_id, random.Random(3)))
+        return players[0], table_id
+
+    with ThreadPoolExecutor(len(GAMES)) as pool:  # mostly waiting on the server: side by side
+        return dict(zip(GAMES, pool.map(build, GAMES), strict=True))
+
+
+@pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
+                         ids=["390-es", "1280-en"])
+def test_a_finished_table_says_game_over_once(shared_server, browser, finished_tables,
+                                              viewport, lang: str) -> None:
+    problems = []
+    for game, (player, table_id) in finished_tables.items():
+        page = open_as(browser, shared_server.url, player, viewport, lang).new_page()
+        load_table(page, shared_server.url, table_id)
+        page.wait_for_selector("#game .final h2")
+        said = page.evaluate(SAYING, OVER[lang])
+        # once, in the turn cue (at the top: what a player, and a screen reader, meets first)
+        if said != [f"banner: {OVER[lang]}"]:
+            problems.append(f"{game} ({lang}): {said}")
+        # the summary's heading is the result itself, at the top of the board
+        heading = page.inner_text("#game .final h2").strip()
+        names_a_result = any(name in heading for name in ["Ana", "Beto", "Celia", "Dani"]) \
+            or (game == "hanabi" and any(c.isdigit() for c in heading))
+        if OVER[lang] in heading or not names_a_result:
+            problems.append(f"{game} ({lang}): the summary's heading is {heading!r}")
+        # the live region and the turn cue are still there for a screen reader
+        assert page.get_attribute("#live", "aria-live") == "polite"
+        page.context.close()
+    assert not problems, problems

@@ -429,8 +429,7 @@ function finalBanner(ctx, message) {
   const rounds = [...view.results.map((r) => r.scores.map((row) => row.total)), ...(bonus ? [bonus.total] : [])];
   const labels = [...view.results.map((r) => t("ajolocracia.table.round_short", { n: r.round })), ...(bonus ? [t("ajolocracia.table.values_short")] : [])];
   return el("section", { class: "card final aj-final", role: "status" },
-    el("h2", {}, t("ajolocracia.game_over")),
-    el("p", { class: "verdict aj-winner" }, t(winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, winners) })),
+    el("h2", { class: "verdict aj-winner" }, t(winners.length > 1 ? "ajolocracia.winners" : "ajolocracia.winner", { players: names(ctx, winners) })),
     tiebreak ? el("p", { class: "muted" }, t("ajolocracia.tiebreak")) : null,
     rounds.length ? scoreChart(ctx, { title: t("ajolocracia.chart"), names: view.players.map((_, seat) => ctx.seatName(seat)), rounds, labels }) : null);
 }

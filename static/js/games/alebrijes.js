@@ -260,8 +260,7 @@ function finalSection(ctx, message) {
   if (!outcome) return null;
   const names = view.players.map((p) => ctx.seatName(p.seat));
   return el("section", { class: "card final ab-final", role: "status" },
-    el("h2", {}, t("alebrijes.phase.over")),
-    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "alebrijes.final.winner" : "alebrijes.final.shared",
+    el("h2", { class: "verdict" }, t(outcome.winners.length === 1 ? "alebrijes.final.winner" : "alebrijes.final.shared",
       { players: andList(outcome.winners.map((s) => names[s])), n: outcome.scores[outcome.winners[0]] })),
     el("ol", { class: "final-ranking" }, outcome.ranking.map((group) => el("li", {}, t("alebrijes.final.place", {
       players: andList(group.map((s) => names[s])),

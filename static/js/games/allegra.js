@@ -350,8 +350,7 @@ function finalSection(ctx, message) {
   const names = [...Array(view.seats).keys()].map((s) => who(ctx, s));
   const ranking = outcome.ranking.map((group) => el("li", {}, t("allegra.final.place", { players: andList(group.map((s) => names[s])), n: outcome.scores[group[0]] })));
   return el("section", { class: "card final al-final", role: "status" },
-    el("h2", {}, t("allegra.phase.over")),
-    el("p", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: andList(outcome.winners.map((s) => names[s])), n: outcome.scores[outcome.winners[0]] })),
+    el("h2", { class: "verdict" }, t(outcome.winners.length === 1 ? "allegra.final.winner" : "allegra.final.shared", { players: andList(outcome.winners.map((s) => names[s])), n: outcome.scores[outcome.winners[0]] })),
     el("ol", { class: "final-ranking al-ranking" }, ranking),
     scoreChart(ctx, { title: t("allegra.scores.chart"), names, rounds: view.results.map((r) => r.points) }));
 }

@@ -27,8 +27,9 @@ function statusSection(ctx, message) {
   const mode = construction && construction.mode && isBuilding(view, message.seat)
     ? el("p", { class: "bg-mode" }, t(`${P}.label.mode.${construction.mode}`)) : null;
   return el("section", { class: "card bg-status" },
-    el("p", { class: "bg-round" }, el("strong", {}, roundText), " · ",
-      view.phase === "over" ? t(`${P}.phase.over`) : t(`${P}.label.stage`, { stage: view.stage, phase: t(`${P}.phase.${view.phase}`) }),
+    // once the game is over, only the round it ended in: the turn cue says it is over
+    el("p", { class: "bg-round" }, el("strong", {}, roundText),
+      view.phase !== "over" ? ` · ${t(`${P}.label.stage`, { stage: view.stage, phase: t(`${P}.phase.${view.phase}`) })}` : "",
       view.phase !== "over" ? ` · ${t(`${P}.label.first`, { player: who(ctx, view.first) })}` : ""),
     construction && view.phase !== "over" ? el("p", { class: "bg-construction" },
       el("strong", {}, `${t(`${P}.card.title`, { n: construction.card })}: `), t(`${P}.card.${construction.card}`)) : null,
@@ -154,8 +155,7 @@ function finalSection(ctx, message) {
   const top = Math.max(...view.points);
   const winners = view.points.map((p, team) => (p === top ? teamLabel(ctx, view, team) : null)).filter(Boolean);
   return el("section", { class: "card final bg-final", role: "status" },
-    el("h2", {}, t(`${P}.phase.over`)),
-    el("p", { class: "verdict" }, t(`${P}.label.winners`, { players: winners.join(" · ") })),
+    el("h2", { class: "verdict" }, t(`${P}.label.winners`, { players: winners.join(" · ") })),
     scoreChart(ctx, { title: t(`${P}.label.chart`), names: view.points.map((_, team) => teamLabel(ctx, view, team)),
       rounds: view.results.map((r) => r.points) }));
 }

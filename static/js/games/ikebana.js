@@ -306,8 +306,7 @@ function finalSection(ctx, message) {
   }
   const rounds = message.view.rounds; // prestige after each round
   return el("section", { class: "card final ik-final", role: "status" },
-    el("h2", {}, t("ikebana.phase.over")),
-    el("p", { class: "verdict" }, headline),
+    el("h2", { class: "verdict" }, headline),
     el("ol", { class: "ik-ranking" }, rows),
     rounds.length ? scoreChart(ctx, { title: t("ikebana.chart"), names: message.view.players.map((p) => name(ctx, p.seat)),
       rounds: rounds.map((r) => r.prestige), cumulative: false, fromZero: false,

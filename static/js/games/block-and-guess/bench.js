@@ -7,7 +7,7 @@
 import { handDock } from "../../ui/dock.js";
 import { DEFAULT_ZOOM, blockName, blockThumb, boardPoint, boardSvg, frameCentre, liveFrame, showMoving, shownBelow } from "./board.js";
 import { P, clamp, isBuilding, myBuild, objectLabel, round2, ui, wrongNow } from "./common.js";
-import { worldOf } from "./geometry.js";
+import { footprint, worldOf } from "./geometry.js";
 import { nearestSpot, snap } from "./place.js";
 
 const STEP = 15; // degrees per turn (the view's angle_step)
@@ -274,7 +274,10 @@ function onMove(event) {
   const mirrored = modeOf(view) === "mirrored";
   const dx = (at.x - d.sx) * (mirrored ? -1 : 1);
   d.x = clamp(d.fromTray && !mirrored ? at.x : d.ox + dx, 0, view.board.w);
-  d.y = clamp(d.fromTray ? at.y : d.oy + (at.y - d.sy), 0, view.board.h);
+  // never sunk into the table: at the lowest its foot is on the ground line (it snaps there
+  // below), where a centre on the line, let go over the strip, stuck out of the board
+  const foot = -footprint(worldOf(view), d.block, d.angle, d.flip)[1];
+  d.y = clamp(d.fromTray ? at.y : d.oy + (at.y - d.sy), foot, view.board.h);
   // a block let go over the ground strip (or a little under the board) goes on the table
   d.inside = at.x >= 0 && at.x <= view.board.w && at.y >= -Math.max(20, shownBelow(board, view)) && at.y <= view.board.h;
   // within a few units of contact, the block snaps: what you see is what the server gets

@@ -14,6 +14,24 @@ const SYMBOL = { natural: "bar", red: "red", blue: "blue", yellow: "yellow", gre
 // word 12 px or more on the narrowest board of a 390 px phone, 340 px wide)
 const GROUND = 1 / 19;
 const GROUND_TEXT = 0.7; // the word's size, in strip heights
+// ... and at most the page's body text on screen (CSS px): a large board (the builder's, on a
+// laptop) would make it 20 px or more. Set once the board is laid out, and again whenever
+// its size changes (a phone turned, a window resized).
+const GROUND_TEXT_MAX = 16;
+const sizer = window.ResizeObserver ? new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (target.isConnected) capGroundLabel(target);
+    else sizer.unobserve(target); // a board drawn over
+  }
+}) : null;
+
+function capGroundLabel(board) {
+  const label = board.querySelector(".bg-ground-text");
+  const ctm = board.getScreenCTM();
+  if (!label || !ctm || !ctm.a) return; // not laid out (a closed <details>)
+  const size = Math.min(Number(label.dataset.size), GROUND_TEXT_MAX / ctm.a);
+  if (Number(label.getAttribute("font-size")) !== size) label.setAttribute("font-size", size);
+}
 const MARGIN = 24; // board units kept around a build in a fitted frame
 const HIT = 16; // screen pixels of extra grab area around the builder's blocks, at any zoom
 // a build being made is shown twice as close as the whole board: a long plank is a finger
@@ -52,7 +70,9 @@ export function blockThumb(ctx, type, size = 56) {
 // {x, y, w, h}, the ground strip (GROUND of w) at its foot. `zoom` (the builder's own
 // board): that many times closer than the whole board, centred on the build, zoomed out as
 // far as needed to keep all of it in view. `fit` (anyone else's board): the build's blocks
-// with a margin, at least `minWidth` wide. Every frame has the whole board's proportions.
+// with a margin, tall enough for its top with a margin, and at least W / 3.2 wide (a few
+// small blocks are not blown up past 3.2 times the whole board's scale). Every frame has
+// the whole board's proportions.
 export function frame(view, build, { zoom = 1, fit = false, centre = null } = {}) {
   const W = view.board.w;
   const H = view.board.h;
@@ -105,7 +125,7 @@ export function boardSvg(ctx, view, build, options = {}) {
   // the strip's word, in the middle of its height (below the ground line: under no block)
   const groundLabel = svg("text", {
     x: box.x + depth * 0.4, y: h + depth / 2, "dominant-baseline": "central", class: "bg-ground-text",
-    "font-size": depth * GROUND_TEXT }, ctx.t("block-and-guess.label.ground"));
+    "font-size": depth * GROUND_TEXT, "data-size": depth * GROUND_TEXT }, ctx.t("block-and-guess.label.ground"));
   const front = build.front ? svg("text", {
     x: build.front === "left" ? box.x + 8 : box.x + box.w - 8, y: box.y + text * 1.6, "font-size": text * 1.3,
     "text-anchor": build.front === "left" ? "start" : "end", class: "bg-front" },
@@ -126,13 +146,15 @@ export function boardSvg(ctx, view, build, options = {}) {
   const noteNodes = notes.map((n) => svg("text", {
     x: n.x, y: Math.max(n.y, box.y + text * 1.1), "text-anchor": "middle", "font-size": text, class: "bg-note", "data-note": String(n.block), "aria-hidden": "true" },
   n.words));
-  return svg("svg", {
+  const board = svg("svg", {
     class: `bg-board${options.mine ? " mine" : ""}`, id: `bg-board-${build.builder}`,
     viewBox: `${box.x} ${box.y} ${box.w} ${box.h}`, preserveAspectRatio: "xMidYMax meet",
     role: options.focusable ? "application" : "group", "aria-label": options.label || "", "data-builder": String(build.builder),
     tabindex: options.focusable ? "0" : null, "data-focus-key": options.focusable ? "board" : null,
     "aria-describedby": options.describedBy || null },
   inner, ground, groundLabel, front, noteNodes);
+  if (sizer) sizer.observe(board);
+  return board;
 }
 
 // Board coordinates (y up) of a pointer event over a board svg.
