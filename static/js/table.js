@@ -532,6 +532,18 @@ $("chat-form").addEventListener("submit", (event) => {
   if (socket.send({ type: "chat", text })) chatSent = { text, at: performance.now() };
 });
 
+// A key held down makes one move: Enter acts on every keydown, the repeats of a held key
+// too, and after a move the focus may go on to the game's next step (Ikebana's Keep after
+// Draw), which a held Enter would then press unseen. Its repeats act on nothing in the game
+// (the hand dock is in it); typing (the chat, a Hanabi note) keeps its repeats.
+const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=button]), textarea, [contenteditable]";
+document.addEventListener("keydown", (event) => {
+  if (event.repeat && (event.key === "Enter" || event.key === " ") && $("game").contains(event.target)
+      && !event.target.matches(TYPING)) {
+    event.preventDefault();
+  }
+}, true);
+
 // a box emptied by hand holds no refused line any more: its reason goes with it
 $("chat-input").addEventListener("input", () => { if (!$("chat-input").value.trim()) showChatError(""); });
 
