@@ -24,10 +24,28 @@ export function cardName(ctx, card) {
 
 function comboText(ctx, combo) {
   const { t } = ctx;
-  const text = t("alebrijes.combo", { count: combo.count, suit: t(`alebrijes.suit.${combo.suit}`), number: combo.number });
+  const suit = t(`alebrijes.suit.${combo.suit}`);
+  // one card reads as that card ("a single blue 2", "a single wild 2 as blue"), never as
+  // "1 × blue 2, 1 of them wild"
+  if (combo.count === 1) {
+    const base = combo.wilds ? t("alebrijes.combo.wild_as", { number: combo.number, suit })
+      : t("alebrijes.card", { suit, number: combo.number });
+    return t("alebrijes.combo.single", { card: combo.ollin ? t("alebrijes.card.ollin", { card: base }) : base });
+  }
+  // only wild cards: they declare the suit
+  if (combo.wilds === combo.count) return t("alebrijes.combo.all_wild", { count: combo.count, number: combo.number, suit });
+  const text = t("alebrijes.combo", { count: combo.count, suit, number: combo.number });
   const wild = combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
   // the Ollin cards in it: why an Ollin choice follows (the log, the trick, the suggestions)
   return combo.ollin ? t("alebrijes.combo.ollin", { combo: wild, n: combo.ollin }) : wild;
+}
+
+// the cards an exchange or a pass swapped, in the swapper's own copy of the event only
+function swapLine(ctx, event, key) {
+  // in the hand's order: by suit (wild cards last), then number
+  const rank = (c) => [...SUITS, "wild"].indexOf(c.suit) * 10 + c.number;
+  const names = (cards) => andList([...cards].sort((a, b) => rank(a) - rank(b)).map((c) => cardName(ctx, c)));
+  return ctx.t(key, { player: who(ctx, event.seat), discarded: names(event.discarded), drawn: names(event.drawn) });
 }
 
 // a card's face: its animal family (../ui/faces/alebrijes.js), the Ollin mark when it has one
@@ -102,7 +120,9 @@ function actionButtons(ctx, message) {
     out.push(button("ollin-none", t("alebrijes.action.ollin_none"), { type: "ollin", effect: "none" }, "secondary"));
   } else if (view.phase === "trick") {
     const plays = selectedPlays(view).filter((a) => listed(message, a));
-    if (plays.length > 1) {
+    if (cannotBeat(message)) {
+      // nothing to play: no greyed-out "select cards to play", only the pass
+    } else if (plays.length > 1) {
       for (const action of plays) {
         out.push(button(`play-${action.suit}`, t("alebrijes.action.play_as", { suit: t(`alebrijes.suit.${action.suit}`) }), action));
       }
@@ -116,13 +136,20 @@ function actionButtons(ctx, message) {
   return out;
 }
 
+// Whether you must answer a combination and nothing in your hand beats it (only passes listed)
+function cannotBeat(message) {
+  const view = message.view;
+  return view.phase === "trick" && view.best !== null && !message.legal_actions.some((a) => a.type === "play");
+}
+
 // Why the chosen cards make no move (the button stays greyed out): the catalogue key, or null
 function selectionHint(message) {
   const view = message.view;
   const count = local.selected.size;
   if (!count) return null;
   if (view.phase === "ollin") return view.ollin.size === 2 && count > 1 ? "alebrijes.hint.ollin_one_card" : null;
-  if (view.phase === "exchange") return count > 2 ? "alebrijes.hint.two_at_most" : null;
+  // cards selected when nothing beats the table are for the pass's exchange
+  if (view.phase === "exchange" || cannotBeat(message)) return count > 2 ? "alebrijes.hint.two_at_most" : null;
   if (view.phase !== "trick") return null;
   const shaped = selectedPlays(view);
   if (shaped.some((a) => listed(message, a))) return null;
@@ -152,7 +179,9 @@ function prompt(ctx, message) {
     if (view.ollin.size === 1) return t("alebrijes.prompt.ollin_one");
     return t(view.ollin.can_draw ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_two_empty");
   }
-  return view.best === null ? t("alebrijes.prompt.lead") : t("alebrijes.prompt.beat");
+  if (view.best === null) return t("alebrijes.prompt.lead");
+  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo: comboText(ctx, view.trick[view.best].combo) });
+  return t("alebrijes.prompt.beat");
 }
 
 function dock(ctx, message) {
@@ -292,8 +321,10 @@ export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = event.seat !== undefined ? who(ctx, event.seat) : "";
   switch (event.type) {
-    case "exchanged": return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
-    case "passed": return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
+    case "exchanged": if (event.count && event.drawn) return [swapLine(ctx, event, "alebrijes.log.exchanged_cards")];
+      return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
+    case "passed": if (event.count && event.drawn) return [swapLine(ctx, event, "alebrijes.log.passed_exchange_cards")];
+      return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
     case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
     // a discard names its card in the discarder's own copy of the event only
     case "ollin": return [event.card ? t("alebrijes.log.ollin_discard_card", { player: p, card: cardName(ctx, event.card) })
