@@ -270,16 +270,21 @@ function statusBar(ctx, message) {
     over ? null : el("span", { class: "stat" }, t("alebrijes.label.discards", { played: view.played.length, down: view.face_down })));
 }
 
+// The last round scored (at the end of the game: every round, so the totals can be checked):
+// who went out, and for every other player the cards left, the highest of each suit that
+// made their points, and their running total
 function roundsPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   if (!view.rounds.length) return null;
-  const last = view.rounds[view.rounds.length - 1];
-  return el("section", { class: "card ab-rounds" },
-    el("h2", {}, t("alebrijes.label.last_round", { round: last.round, player: who(ctx, last.out) })),
-    el("ul", {}, last.players.filter((p) => p.seat !== last.out).map((p) => el("li", {},
-      el("span", {}, t("alebrijes.label.round_points", { player: who(ctx, p.seat), n: p.points })),
-      el("span", { class: "ab-cards" }, p.hand.map((c) => face(ctx, c, "tiny")))))));
+  const shown = view.phase === "over" ? view.rounds : view.rounds.slice(-1);
+  const breakdown = (p) => Object.entries(p.suits).map(([suit, n]) => t("alebrijes.label.suit_points", { suit: t(`alebrijes.suit_short.${suit}`), n })).join(" + ");
+  return el("section", { class: "card ab-rounds" }, shown.map((round) => el("div", { class: "ab-round", dataset: { round: round.round } },
+    el("h2", {}, t("alebrijes.label.last_round", { round: round.round, player: who(ctx, round.out) })),
+    el("ul", {}, round.players.filter((p) => p.seat !== round.out).map((p) => el("li", {},
+      el("span", { class: "ab-round-points" }, t("alebrijes.label.round_points_total", { player: who(ctx, p.seat), n: p.points, total: p.total })),
+      el("span", { class: "ab-cards" }, p.hand.map((c) => face(ctx, c, "tiny"))),
+      el("span", { class: "ab-breakdown" }, t("alebrijes.label.breakdown", { parts: breakdown(p) }))))))));
 }
 
 function finalSection(ctx, message) {
