@@ -318,7 +318,10 @@ export function render(root, message, ctx) {
     finalSection(rctx, message), statusBar(rctx, message),
     view.phase !== "over" && message.seat !== null ? dock(rctx, message) : null,
     view.phase !== "over" ? trickPanel(rctx, message) : null,
-    playersPanel(rctx, message), roundsPanel(rctx, message)].filter(Boolean));
+    // a round just scored (the exchange that opens the next): how it ended comes first,
+    // not under the players' table at the bottom of a phone's page
+    ...(view.phase === "exchange" ? [roundsPanel(rctx, message), playersPanel(rctx, message)]
+      : [playersPanel(rctx, message), roundsPanel(rctx, message)])].filter(Boolean));
 }
 
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
