@@ -33,6 +33,8 @@ ENGINE = ENGINES["alebrijes"]
 NAMES = ("Ana", "Beto", "Celia")
 LINE = {"es": re.compile(r"^(.+?)(?: \(tú\))?: (-?\d+) \(total (-?\d+)\)$"),
         "en": re.compile(r"^(.+?)(?: \(you\))?: (-?\d+) \(total (-?\d+)\)$")}
+STARTS = {"es": "Ronda 2: empieza Celia, que va con la peor puntuación",
+          "en": "Round 2 begins: Celia starts, with the worst total"}
 WHY = {"es": "La carta más alta de cada pinta: ", "en": "Highest card of each suit: "}
 
 
@@ -129,6 +131,8 @@ def test_the_round_just_scored_comes_before_the_players(shared_server, browser, 
               : s.classList.contains('ab-trick') ? 'trick' : 'other')
             .filter((k) => k !== 'other')""")
         assert order == ["trick", "rounds", "players"], order
+        # the log says why that player starts ("Empieza la ronda 2: empieza Celia" before)
+        assert page.locator("#log li").last.inner_text().strip() == STARTS[lang]
         page.screenshot(path=f"/tmp/eb-review/round2-{lang}.png", full_page=True)
     finally:
         page.context.close()
