@@ -9,6 +9,7 @@ players, Ana in seat 0 starts).
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -174,5 +175,67 @@ def test_nothing_beats_the_table_says_so(shared_server, browser, viewport, lang)
         pass_button = page.locator("#game button[data-focus-key=pass]")
         assert pass_button.inner_text().strip() == words["pass"] and pass_button.is_enabled()
         page.screenshot(path=f"/tmp/eb-review/nobeat-{lang}.png", full_page=True)
+    finally:
+        page.context.close()
+
+
+def moves_to_last_answer(seed: int) -> tuple[list[tuple[int, dict]], int]:
+    """Random legal moves of a pinned deal until Ana answers last in a trick and can beat it
+    without going out and without an Ollin card; the index of such a play among the
+    playable combinations (the suggestions list, in the same order)."""
+    state = ENGINE.setup(3, {"first_seat": 0}, seed)
+    rng = random.Random(seed)
+    moves: list[tuple[int, dict]] = []
+    while True:
+        seat = state.current
+        legal = ENGINE.legal_actions(state, seat)
+        last = state.phase == "trick" and state.best is not None and len(state.trick) == 2
+        if seat == 0 and last:
+            plays = [a for a in legal if a["type"] == "play"]
+            fit = [i for i, a in enumerate(plays)
+                   if a["ollin"] == 0 and a["count"] < len(state.hands[0])]
+            if fit:
+                return moves, fit[0]
+        assert state.phase != "over" and len(moves) < 300
+        action = rng.choice(legal)
+        moves.append((seat, action))
+        state, _ = ENGINE.apply(state, seat, action)
+
+
+def test_a_suggestion_that_wins_the_trick_keeps_the_focus_in_the_hand(shared_server,
+                                                                     browser) -> None:
+    """Ana plays one of the playable combinations (the list under her hand) as the last to
+    answer: she wins the trick and leads the next, so the list is drawn again, closed. The
+    focus went to a hidden button of that list with the same key and fell to the page's
+    body (Tab started over from the top); now it is in her hand."""
+    base = shared_server.url
+    players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
+    table_id = seeded_table(players, "alebrijes", 6, {"first_seat": 0})
+    moves, index = moves_to_last_answer(6)
+
+    async def replay() -> None:
+        clients = await connect(shared_server.ws_url, players, table_id)
+        try:
+            for seat, action in moves:
+                await settle(clients)
+                await act(clients[seat], action)
+            await settle(clients)
+        finally:
+            for c in clients:
+                await c.close()
+
+    run(replay())
+    page = open_as(browser, base, players[0], PHONE, "es").new_page()
+    try:
+        load_table(page, base, table_id)
+        page.locator(".ab-suggest summary").click()
+        before = page.locator("#table-app").get_attribute("data-version")
+        page.locator(".ab-suggest-list button").nth(index).click()
+        page.wait_for_function("(v) => document.getElementById('table-app').dataset.version"
+                               " !== v", arg=before)
+        page.wait_for_timeout(300)
+        assert page.locator("#ab-prompt").inner_text().startswith("Abres la baza")
+        inside = page.evaluate("() => !!document.activeElement.closest('#my-hand')")
+        assert inside, page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
     finally:
         page.context.close()

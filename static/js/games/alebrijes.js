@@ -163,8 +163,11 @@ function suggestions(ctx, message) {
   if (!plays.length) return null;
   return el("details", { class: "ab-suggest" },
     el("summary", { dataset: { focusKey: "suggest" } }, t("alebrijes.label.playable", { n: plays.length })),
-    el("div", { class: "ab-suggest-list" }, plays.map((a, i) => el("button", {
-      class: "secondary", dataset: { focusKey: `suggest-${i}` }, onclick: () => { local.selected.clear(); ctx.send(a); },
+    // no focus key on these: the list is drawn again closed, so a key would send the focus
+    // to a hidden button of the next list (you won the trick and lead) and from there to
+    // the page's body; without one it goes to your hand
+    el("div", { class: "ab-suggest-list" }, plays.map((a) => el("button", {
+      class: "secondary", onclick: () => { local.selected.clear(); ctx.send(a); },
     }, comboText(ctx, a)))));
 }
 
