@@ -38,12 +38,16 @@ WORDS = {
     "es": {"mine": r"^Ana \(tú\) cambia 2 azul \(roedores\) y 3 azul \(roedores\) por \S.+ y \S.+$",
            "theirs": "Ana cambia 2 cartas", "single_wild": "un comodín 4 como azul (roedores)",
            "two_wilds": "2 × comodín 2 como verde (aves)",
-           "led": "Ana (tú) abre con un comodín 4 como azul (roedores)"},
+           "led": "Ana (tú) abre con un comodín 4 como azul (roedores)",
+           "beat": "Supera un comodín 4 como azul (roedores) con 1 × azul (roedores) de más de 4"
+                   " o 1 × verde (aves) de cualquier número, o pasa"},
     "en": {"mine": r"^Ana \(you\) exchanges blue \(rodents\) 2 and blue \(rodents\) 3 "
                    r"for \S.+ and \S.+$",
            "theirs": "Ana exchanges 2 cards", "single_wild": "a single wild 4 as blue (rodents)",
            "two_wilds": "2 × wild 2 as green (birds)",
-           "led": "Ana (you) leads a single wild 4 as blue (rodents)"},
+           "led": "Ana (you) leads a single wild 4 as blue (rodents)",
+           "beat": "Beat a single wild 4 as blue (rodents) with 1 × blue (rodents) above 4 or"
+                   " 1 × green (birds) of any number, or pass"},
 }
 
 
@@ -103,6 +107,11 @@ def test_own_exchange_and_single_cards_read_right(shared_server, browser, viewpo
                                ".some((li) => li.textContent.includes(text))", arg=words["led"])
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=f"/tmp/eb-review/log-{lang}.png", full_page=True)
+        # Beto answers: his prompt says what beats a blue 4 (a newcomer does not know the
+        # chain), where it said only "beat the combination or pass"
+        other.wait_for_function("(text) => document.getElementById('ab-prompt')"
+                                ".textContent.includes(text)", arg=words["beat"])
+        other.screenshot(path=f"/tmp/eb-review/beat-{lang}.png")
     finally:
         page.context.close()
         other.context.close()

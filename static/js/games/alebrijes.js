@@ -183,8 +183,15 @@ function prompt(ctx, message) {
     return t(view.ollin.can_draw ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_two_empty");
   }
   if (view.best === null) return t("alebrijes.prompt.lead");
-  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo: comboText(ctx, view.trick[view.best].combo) });
-  return t("alebrijes.prompt.beat");
+  const combo = comboText(ctx, view.trick[view.best].combo);
+  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
+  // what beats it, as the server describes it (a newcomer does not know the suit chain)
+  const how = view.beat_with;
+  if (!how) return t("alebrijes.prompt.beat");
+  const next = t("alebrijes.beat.next", { count: how.next.count, suit: t(`alebrijes.suit.${how.next.suit}`) });
+  const ways = how.higher ? t("alebrijes.beat.or", { a: t("alebrijes.beat.higher", { count: how.higher.count,
+    suit: t(`alebrijes.suit.${how.higher.suit}`), above: how.higher.above }), b: next }) : next;
+  return t("alebrijes.prompt.beat_with", { combo, ways });
 }
 
 function dock(ctx, message) {
