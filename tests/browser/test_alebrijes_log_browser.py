@@ -39,15 +39,15 @@ WORDS = {
            "theirs": "Ana cambia 2 cartas", "single_wild": "un comodín 4 como azul (roedores)",
            "two_wilds": "2 × comodín 2 como verde (aves)",
            "led": "Ana (tú) abre con un comodín 4 como azul (roedores)",
-           "beat": "Supera un comodín 4 como azul (roedores) con 1 × azul (roedores) de más de 4"
-                   " o 1 × verde (aves) de cualquier número, o pasa"},
+           "beat": "Para superar un comodín 4 como azul (roedores): 1 × azul (roedores) de más"
+                   " de 4 o 1 × verde (aves) de cualquier número. O pasa"},
     "en": {"mine": r"^Ana \(you\) exchanges blue \(rodents\) 2 and blue \(rodents\) 3 "
                    r"for \S.+ and \S.+$",
            "theirs": "Ana exchanges 2 cards", "single_wild": "a single wild 4 as blue (rodents)",
            "two_wilds": "2 × wild 2 as green (birds)",
            "led": "Ana (you) leads a single wild 4 as blue (rodents)",
-           "beat": "Beat a single wild 4 as blue (rodents) with 1 × blue (rodents) above 4 or"
-                   " 1 × green (birds) of any number, or pass"},
+           "beat": "To beat a single wild 4 as blue (rodents): 1 × blue (rodents) above 4 or"
+                   " 1 × green (birds) of any number. Or pass"},
 }
 
 
