@@ -56,6 +56,7 @@ from app.games.alebrijes.data import (
     WILD,
     face,
     hand_size,
+    next_suit,
 )
 from app.games.alebrijes.scoring import (
     final_ranking,
@@ -437,6 +438,7 @@ class AlebrijesEngine(BaseEngine):
             "players": players,
             "trick": trick,
             "best": state.best,
+            "beat_with": _beat_with(self._best(state)),
             "ollin": ollin,
             "played": sorted((face(c) for c in state.played),
                              key=lambda f: (SORT_SUITS.index(str(f["suit"])), f["number"],
@@ -609,6 +611,20 @@ def _ollin_actions(state: AlebrijesState, seat: Seat) -> list[Action]:
         actions += [{"type": "ollin", "effect": "discard", "card": c[0]}
                     for c in sorted(state.hands[seat], key=sort_key)]
     return actions
+
+
+def _beat_with(best: Combo | None) -> JSON | None:
+    """What beats the combination on the table, for the players' prompt (RULES.md §3): the
+    same count of its suit above its number (None at 5), or the next suit of the chain
+    (orange: one more blue card), any number."""
+    if best is None:
+        return None
+    higher = None
+    if best.number < max(NUMBERS):
+        higher = {"suit": best.suit, "count": best.count, "above": best.number}
+    wraps = best.suit == SUITS[-1]  # orange → blue needs one card more
+    following = {"suit": next_suit(best.suit), "count": best.count + (1 if wraps else 0)}
+    return {"higher": higher, "next": following}
 
 
 def _why_not(combo: Combo, best: Combo) -> str:

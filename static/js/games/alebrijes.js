@@ -24,10 +24,28 @@ export function cardName(ctx, card) {
 
 function comboText(ctx, combo) {
   const { t } = ctx;
-  const text = t("alebrijes.combo", { count: combo.count, suit: t(`alebrijes.suit.${combo.suit}`), number: combo.number });
+  const suit = t(`alebrijes.suit.${combo.suit}`);
+  // one card reads as that card ("a single blue 2", "a single wild 2 as blue"), never as
+  // "1 × blue 2, 1 of them wild"
+  if (combo.count === 1) {
+    const base = combo.wilds ? t("alebrijes.combo.wild_as", { number: combo.number, suit })
+      : t("alebrijes.card", { suit, number: combo.number });
+    return t("alebrijes.combo.single", { card: combo.ollin ? t("alebrijes.card.ollin", { card: base }) : base });
+  }
+  // only wild cards: they declare the suit
+  if (combo.wilds === combo.count) return t("alebrijes.combo.all_wild", { count: combo.count, number: combo.number, suit });
+  const text = t("alebrijes.combo", { count: combo.count, suit, number: combo.number });
   const wild = combo.wilds ? t("alebrijes.combo.wilds", { combo: text, n: combo.wilds }) : text;
   // the Ollin cards in it: why an Ollin choice follows (the log, the trick, the suggestions)
   return combo.ollin ? t("alebrijes.combo.ollin", { combo: wild, n: combo.ollin }) : wild;
+}
+
+// the cards an exchange or a pass swapped, in the swapper's own copy of the event only
+function swapLine(ctx, event, key) {
+  // in the hand's order: by suit (wild cards last), then number
+  const rank = (c) => [...SUITS, "wild"].indexOf(c.suit) * 10 + c.number;
+  const names = (cards) => andList([...cards].sort((a, b) => rank(a) - rank(b)).map((c) => cardName(ctx, c)));
+  return ctx.t(key, { player: who(ctx, event.seat), discarded: names(event.discarded), drawn: names(event.drawn) });
 }
 
 // a card's face: its animal family (../ui/faces/alebrijes.js), the Ollin mark when it has one
@@ -102,7 +120,9 @@ function actionButtons(ctx, message) {
     out.push(button("ollin-none", t("alebrijes.action.ollin_none"), { type: "ollin", effect: "none" }, "secondary"));
   } else if (view.phase === "trick") {
     const plays = selectedPlays(view).filter((a) => listed(message, a));
-    if (plays.length > 1) {
+    if (cannotBeat(message)) {
+      // nothing to play: no greyed-out "select cards to play", only the pass
+    } else if (plays.length > 1) {
       for (const action of plays) {
         out.push(button(`play-${action.suit}`, t("alebrijes.action.play_as", { suit: t(`alebrijes.suit.${action.suit}`) }), action));
       }
@@ -116,13 +136,20 @@ function actionButtons(ctx, message) {
   return out;
 }
 
+// Whether you must answer a combination and nothing in your hand beats it (only passes listed)
+function cannotBeat(message) {
+  const view = message.view;
+  return view.phase === "trick" && view.best !== null && !message.legal_actions.some((a) => a.type === "play");
+}
+
 // Why the chosen cards make no move (the button stays greyed out): the catalogue key, or null
 function selectionHint(message) {
   const view = message.view;
   const count = local.selected.size;
   if (!count) return null;
   if (view.phase === "ollin") return view.ollin.size === 2 && count > 1 ? "alebrijes.hint.ollin_one_card" : null;
-  if (view.phase === "exchange") return count > 2 ? "alebrijes.hint.two_at_most" : null;
+  // cards selected when nothing beats the table are for the pass's exchange
+  if (view.phase === "exchange" || cannotBeat(message)) return count > 2 ? "alebrijes.hint.two_at_most" : null;
   if (view.phase !== "trick") return null;
   const shaped = selectedPlays(view);
   if (shaped.some((a) => listed(message, a))) return null;
@@ -136,8 +163,11 @@ function suggestions(ctx, message) {
   if (!plays.length) return null;
   return el("details", { class: "ab-suggest" },
     el("summary", { dataset: { focusKey: "suggest" } }, t("alebrijes.label.playable", { n: plays.length })),
-    el("div", { class: "ab-suggest-list" }, plays.map((a, i) => el("button", {
-      class: "secondary", dataset: { focusKey: `suggest-${i}` }, onclick: () => { local.selected.clear(); ctx.send(a); },
+    // no focus key on these: the list is drawn again closed, so a key would send the focus
+    // to a hidden button of the next list (you won the trick and lead) and from there to
+    // the page's body; without one it goes to your hand
+    el("div", { class: "ab-suggest-list" }, plays.map((a) => el("button", {
+      class: "secondary", onclick: () => { local.selected.clear(); ctx.send(a); },
     }, comboText(ctx, a)))));
 }
 
@@ -152,7 +182,16 @@ function prompt(ctx, message) {
     if (view.ollin.size === 1) return t("alebrijes.prompt.ollin_one");
     return t(view.ollin.can_draw ? "alebrijes.prompt.ollin_two" : "alebrijes.prompt.ollin_two_empty");
   }
-  return view.best === null ? t("alebrijes.prompt.lead") : t("alebrijes.prompt.beat");
+  if (view.best === null) return t("alebrijes.prompt.lead");
+  const combo = comboText(ctx, view.trick[view.best].combo);
+  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
+  // what beats it, as the server describes it (a newcomer does not know the suit chain)
+  const how = view.beat_with;
+  if (!how) return t("alebrijes.prompt.beat");
+  const next = t("alebrijes.beat.next", { count: how.next.count, suit: t(`alebrijes.suit.${how.next.suit}`) });
+  const ways = how.higher ? t("alebrijes.beat.or", { a: t("alebrijes.beat.higher", { count: how.higher.count,
+    suit: t(`alebrijes.suit.${how.higher.suit}`), above: how.higher.above }), b: next }) : next;
+  return t("alebrijes.prompt.beat_with", { combo, ways });
 }
 
 function dock(ctx, message) {
@@ -241,16 +280,21 @@ function statusBar(ctx, message) {
     over ? null : el("span", { class: "stat" }, t("alebrijes.label.discards", { played: view.played.length, down: view.face_down })));
 }
 
+// The last round scored (at the end of the game: every round, so the totals can be checked):
+// who went out, and for every other player the cards left, the highest of each suit that
+// made their points, and their running total
 function roundsPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   if (!view.rounds.length) return null;
-  const last = view.rounds[view.rounds.length - 1];
-  return el("section", { class: "card ab-rounds" },
-    el("h2", {}, t("alebrijes.label.last_round", { round: last.round, player: who(ctx, last.out) })),
-    el("ul", {}, last.players.filter((p) => p.seat !== last.out).map((p) => el("li", {},
-      el("span", {}, t("alebrijes.label.round_points", { player: who(ctx, p.seat), n: p.points })),
-      el("span", { class: "ab-cards" }, p.hand.map((c) => face(ctx, c, "tiny")))))));
+  const shown = view.phase === "over" ? view.rounds : view.rounds.slice(-1);
+  const breakdown = (p) => Object.entries(p.suits).map(([suit, n]) => t("alebrijes.label.suit_points", { suit: t(`alebrijes.suit_short.${suit}`), n })).join(" + ");
+  return el("section", { class: "card ab-rounds" }, shown.map((round) => el("div", { class: "ab-round", dataset: { round: round.round } },
+    el("h2", {}, t("alebrijes.label.last_round", { round: round.round, player: who(ctx, round.out) })),
+    el("ul", {}, round.players.filter((p) => p.seat !== round.out).map((p) => el("li", {},
+      el("span", { class: "ab-round-points" }, t("alebrijes.label.round_points_total", { player: who(ctx, p.seat), n: p.points, total: p.total })),
+      el("span", { class: "ab-cards" }, p.hand.map((c) => face(ctx, c, "tiny"))),
+      el("span", { class: "ab-breakdown" }, t("alebrijes.label.breakdown", { parts: breakdown(p) }))))))));
 }
 
 function finalSection(ctx, message) {
@@ -283,7 +327,10 @@ export function render(root, message, ctx) {
     finalSection(rctx, message), statusBar(rctx, message),
     view.phase !== "over" && message.seat !== null ? dock(rctx, message) : null,
     view.phase !== "over" ? trickPanel(rctx, message) : null,
-    playersPanel(rctx, message), roundsPanel(rctx, message)].filter(Boolean));
+    // a round just scored (the exchange that opens the next): how it ended comes first,
+    // not under the players' table at the bottom of a phone's page
+    ...(view.phase === "exchange" ? [roundsPanel(rctx, message), playersPanel(rctx, message)]
+      : [playersPanel(rctx, message), roundsPanel(rctx, message)])].filter(Boolean));
 }
 
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
@@ -291,8 +338,10 @@ export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = event.seat !== undefined ? who(ctx, event.seat) : "";
   switch (event.type) {
-    case "exchanged": return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
-    case "passed": return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
+    case "exchanged": if (event.count && event.drawn) return [swapLine(ctx, event, "alebrijes.log.exchanged_cards")];
+      return [event.count ? t(event.count === 1 ? "alebrijes.log.exchanged_one" : "alebrijes.log.exchanged", { player: p, n: event.count }) : t("alebrijes.log.kept", { player: p })];
+    case "passed": if (event.count && event.drawn) return [swapLine(ctx, event, "alebrijes.log.passed_exchange_cards")];
+      return [event.count ? t(event.count === 1 ? "alebrijes.log.passed_exchange_one" : "alebrijes.log.passed_exchange", { player: p, n: event.count }) : t("alebrijes.log.passed", { player: p })];
     case "played": return [t(`alebrijes.log.${event.move}`, { player: p, combo: comboText(ctx, event.combo) })];
     // a discard names its card in the discarder's own copy of the event only
     case "ollin": return [event.card ? t("alebrijes.log.ollin_discard_card", { player: p, card: cardName(ctx, event.card) })

@@ -446,3 +446,35 @@ def test_an_ollin_choice_by_the_last_player_ends_the_trick_after_it() -> None:
     assert [e.type for e in events] == ["ollin", "drew", "drew", "trick_won"]
     assert state.leader == 2 and ENGINE.to_act(state) == {2}
     assert [len(h) for h in state.hands] == [2, 3, 1]  # seat 0 drew first, then seat 1
+
+
+def test_the_view_says_what_beats_the_combination_on_the_table() -> None:
+    """The prompt tells a newcomer what beats the table (RULES.md §3: the same count of the
+    suit above its number, or of the next suit; orange: one more blue card), from the view:
+    the client holds no rules. Every combination the view describes is exactly what
+    ``beats`` accepts."""
+    from app.games.alebrijes.combos import Combo, beats
+    from app.games.alebrijes.rules import _beat_with
+
+    assert _beat_with(None) is None
+    assert _beat_with(Combo("pink", 4, 2, 0, 0)) == {
+        "higher": {"suit": "pink", "count": 2, "above": 4},
+        "next": {"suit": "orange", "count": 2}}
+    assert _beat_with(Combo("orange", 5, 2, 1, 0)) == {
+        "higher": None, "next": {"suit": "blue", "count": 3}}
+    for suit in ("blue", "green", "pink", "orange"):
+        for number in range(1, 6):
+            for count in (1, 2, 3):
+                best = Combo(suit, number, count, 0, 0)
+                said = _beat_with(best)
+                for new_suit in ("blue", "green", "pink", "orange"):
+                    for new_number in range(1, 6):
+                        for new_count in (1, 2, 3, 4):
+                            new = Combo(new_suit, new_number, new_count, 0, 0)
+                            higher = said["higher"]
+                            told = (higher is not None and new_suit == higher["suit"]
+                                    and new_count == higher["count"]
+                                    and new_number > higher["above"]) or (
+                                new_suit == said["next"]["suit"]
+                                and new_count == said["next"]["count"])
+                            assert told == beats(new, best), (best, new)
