@@ -9,7 +9,7 @@ import { scoreChart } from "../ui/chart.js";
 import { andList } from "../i18n.js";
 
 // choices made on the page before an action is complete (the mode of step 2, step b's pick)
-const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
+const local = { table: null, version: -1, mode: "keep", take: null, scroll: null, shown: null };
 let ticking = null;
 
 // card faces (../ui/faces/allegra.js): a band by value, each with its picture and symbol
@@ -90,10 +90,14 @@ function cellNode(ctx, message, owner, index, extra) {
   if (local.take !== null && view.knock && view.knock.accepted !== null
       && sameSlot(view.players[view.knock.accepted].display[local.take] || [-1, -1], slot)) classes.push("picked");
   const action = clickAction(message, slot);
-  if (action && !extra.ghost) {
+  if (action) {
+    // the repeated column at the strip's start is tappable too (it is the same card as the
+    // one at the far end, where a phone's screen rarely is), but out of the tab order and
+    // hidden from screen readers, who meet the card once
     return el("button", {
       class: classes.concat("al-target").join(" "), "aria-label": label, title: label,
-      dataset: { focusKey: `cell-${owner}-${index}`, owner, slot: index },
+      tabindex: extra.ghost ? "-1" : null,
+      dataset: { focusKey: `${extra.ghost ? "ghost" : "cell"}-${owner}-${index}`, owner, slot: index },
       onclick: () => {
         if (action.pick !== undefined) { local.take = action.pick; ctx.rerender(); return; }
         local.take = null;
@@ -391,7 +395,45 @@ export function render(root, message, ctx) {
   const mineBlock = table.querySelector(".al-player.mine");
   if (local.scroll === null && mineBlock) local.scroll = Math.max(0, mineBlock.offsetLeft - table.offsetLeft - 64);
   table.scrollLeft = local.scroll || 0;
+  // the display you must tap next comes into view once each time it changes (the knocker's
+  // while you pick a card from it, yours when you give one back), so that a target never
+  // sits off the strip's edge; scrolling away after that is yours to keep
+  const want = tappedDisplay(message);
+  const key = want === null ? null : `${message.table.id}:${view.round}:${view.phase}:${view.current}:${want}:${local.take}`;
+  if (key !== local.shown) {
+    local.shown = key;
+    if (want !== null) local.scroll = bringIntoView(table, want);
+  }
   table.addEventListener("scroll", () => { local.scroll = table.scrollLeft; });
+}
+
+// The seat whose display of 15 the player must tap in now, or null: the knocker's while the
+// active player picks the card to take from it, the player's own for any other tap.
+function tappedDisplay(message) {
+  const view = message.view;
+  const me = message.seat;
+  if (me === null || me === undefined || !message.to_act.includes(me)) return null;
+  if (view.phase === "knock_take" && local.take === null && view.knock && view.knock.accepted !== null) return view.knock.accepted;
+  return ["reveal", "place", "knock_place", "knock_take"].includes(view.phase) ? me : null;
+}
+
+// Scroll the strip as little as needed to show seat's display of 15: its own grid and, just
+// left of it, the right column of the next seat (the last column of the block before it, or
+// the repeated column at the strip's start). Returns the new scroll position.
+function bringIntoView(table, seat) {
+  const block = table.querySelector(`.al-player[data-seat="${seat}"]`);
+  if (!block) return table.scrollLeft;
+  const cols = block.previousElementSibling ? block.previousElementSibling.querySelectorAll(".al-col") : [];
+  const first = cols.length ? cols[cols.length - 1] : block;
+  const box = table.getBoundingClientRect();
+  const x = (node) => node.getBoundingClientRect().left - box.left + table.scrollLeft;
+  const left = x(first) - 4;
+  const right = x(block) + block.offsetWidth + 4;
+  let to = table.scrollLeft;
+  if (right > to + table.clientWidth) to = right - table.clientWidth;
+  if (left < to) to = left;
+  table.scrollLeft = Math.max(0, to);
+  return table.scrollLeft;
 }
 
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
