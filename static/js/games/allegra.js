@@ -436,12 +436,22 @@ function bringIntoView(table, seat) {
   return table.scrollLeft;
 }
 
+// a seat's line of a round's scores says why its points are not its cards' sum: doubled or
+// halved for ending the round without the lowest score, or -10 for a whole display cleared
+function scoredKey(event, seat) {
+  if (event.penalty && event.penalty[seat]) return `allegra.log.player_scored_${event.penalty[seat]}`;
+  if (event.bonus && event.bonus[seat]) return "allegra.log.player_scored_bonus";
+  return "allegra.log.player_scored";
+}
+
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
 export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = (s) => who(ctx, s);
   switch (event.type) {
-    case "revealed": return [t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
+    case "revealed": return [event.owner === event.seat
+      ? t("allegra.log.revealed_own", { player: p(event.seat), value: event.value })
+      : t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
     case "drew": return [t("allegra.log.drew", { player: p(event.seat), value: event.value })];
     case "took_discard": return [t("allegra.log.took_discard", { player: p(event.seat), value: event.value })];
     case "knock_opened": return [t("allegra.log.knock_opened", { players: andList(event.seats.map(p)) })];
@@ -463,7 +473,7 @@ export function eventLines(ctx, event) {
     case "round_ending": return [t("allegra.log.round_ending", { player: p(event.seat) })];
     case "reshuffled": return [t("allegra.log.reshuffled", { n: event.cards })];
     case "round_scored": return [t("allegra.log.round_scored", { round: event.round }),
-      ...event.points.map((pts, s) => t("allegra.log.player_scored", { player: p(s), n: pts, total: event.totals[s] }))];
+      ...event.points.map((pts, s) => t(scoredKey(event, s), { player: p(s), n: pts, base: event.base[s], total: event.totals[s] }))];
     case "round_started": return [t("allegra.log.round_started", { round: event.round, player: p(event.first) })];
     case "game_over": return [t("allegra.log.game_over", { players: andList(event.winners.map(p)) })];
     default: return [];
