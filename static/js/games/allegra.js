@@ -215,7 +215,23 @@ function prompt(ctx, message) {
   }
   if (view.phase === "knock_take") return local.take === null ? t("allegra.prompt.knock_take", { player: who(ctx, view.knock.accepted) }) : t("allegra.prompt.knock_give");
   if (view.phase === "place") return t(local.mode === "flip" ? "allegra.prompt.flip" : "allegra.prompt.keep", { value: view.hand });
+  if (view.phase === "accept" && view.knock && view.knock.knocked.length) {
+    // "n" picks the one-knocker wording ("give it to them"), never shown as a number
+    const knockers = view.knock.knocked;
+    return t("allegra.prompt.accept_who", { players: andList(knockers.map((s) => who(ctx, s))), value: view.hand, n: knockers.length });
+  }
   return t(`allegra.prompt.${view.phase}`, { value: view.hand });
+}
+
+// What a knock means, under the prompt, for a player who has never played: the seat that
+// may knock learns what it gives for the card, the seat that drew what it gets.
+function hint(ctx, message) {
+  const view = message.view;
+  const me = message.seat;
+  if (me === null || me === undefined || !message.to_act.includes(me)) return null;
+  if (view.phase === "knock" && legalOf(message, "knock").length) return ctx.t("allegra.hint.knock", { player: who(ctx, view.current) });
+  if (view.phase === "accept" && legalOf(message, "accept").length) return ctx.t("allegra.hint.accept");
+  return null;
 }
 
 // The knock window, worded for each reader: a seat that may knock is asked a question
@@ -385,6 +401,7 @@ export function render(root, message, ctx) {
     view.trigger !== null && view.phase !== "over" ? el("span", { class: "stat warn" }, t("allegra.final_turns", { player: who(rctx, view.trigger) })) : null);
   const dock = handDock(rctx, { label: t("allegra.dock") },
     el("p", { class: `al-prompt${mine ? " mine" : ""}`, id: "al-prompt" }, prompt(rctx, message)),
+    hint(rctx, message) ? el("p", { class: "al-hint muted", id: "al-hint" }, hint(rctx, message)) : null,
     parts,
     actions.length ? el("div", { class: "actions al-actions", role: "group" }, actions) : null);
   const table = strip(rctx, message);
