@@ -271,7 +271,12 @@ function lineName(ctx, view, line) {
   const slot = view.players[view.clearer].display[line[0]];
   const value = view.players[slot[0]].grid[slot[1]].value;
   const isColumn = line[1] - line[0] === 5;
-  return t(isColumn ? "allegra.action.clear_column" : "allegra.action.clear_row", { value, col: (line[0] % 5) + 1, row: Math.floor(line[0] / 5) + 1 });
+  if (!isColumn) return t("allegra.action.clear_row", { value, row: Math.floor(line[0] / 5) + 1 });
+  // a column lies wholly in one grid: named by its owner and its place there, as each
+  // card's label does ("Beto, row 1, column 4"), not by its place in the display of 15
+  const col = (slot[1] % 4) + 1;
+  return slot[0] === view.clearer ? t("allegra.action.clear_column", { value, col })
+    : t("allegra.action.clear_column_of", { value, col, player: who(ctx, slot[0]) });
 }
 
 function actionPanel(ctx, message) {
