@@ -97,3 +97,51 @@ def test_the_knock_says_what_it_costs_and_what_it_brings(shared_server, lang) ->
             assert page.evaluate(READ)["hint"] is None
         finally:
             context.close()
+
+
+async def knocker_placed(ws_base: str, players: list[ApiClient], table_id: str) -> None:
+    """Beto draws, Ana knocks, Celia lets it go, Beto gives it to Ana, who places it: Beto
+    must now take a card of Ana's display."""
+    await play(ws_base, players, table_id, [(1, "draw"), (0, "knock"), (2, "no_knock")])
+    clients = await connect(ws_base, players, table_id)
+    try:
+        await act(clients[1], {"type": "accept", "knocker": 0})
+        await settle(clients)
+        await act(clients[0], next(a for a in clients[0].state["legal_actions"]
+                                   if a["type"] == "place"))
+        state = await settle(clients)
+        assert state["view"]["phase"] == "knock_take", state["view"]["phase"]
+    finally:
+        for client in clients:
+            await client.close()
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", "Beto escoge una carta de tu display para llevársela; la carta de tu mano irá "
+           "boca arriba a su sitio"),
+    ("en", "Beto picks a card of your display to take; the card in your hand then goes face "
+           "up in its place")])
+def test_the_knocker_is_told_where_the_card_in_hand_goes(shared_server, lang, words) -> None:
+    """The knocker, holding the card it took into hand, read "Beto picks a card from Ana’s
+    display", its own name, and nothing of what becomes of the card in its hand."""
+    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+    table_id = seeded_table(players, "allegra", 5, {"rounds": 1, "knock": True,
+                                                    "knock_seconds": 30, "first_seat": 1})
+    run(knocker_placed(shared_server.ws_url, players, table_id))
+    with launch_chromium() as browser:
+        context = open_as(browser, shared_server.url, players[0], PHONE, lang)
+        try:
+            page = context.new_page()
+            load_table(page, shared_server.url, table_id)
+            assert page.evaluate(READ)["prompt"] == words
+            page.screenshot(path=f"/tmp/al-review/knocker-waits-{lang}.png")
+        finally:
+            context.close()
+        # the others still read who picks from whose display
+        context = open_as(browser, shared_server.url, players[2], PHONE, lang)
+        try:
+            page = context.new_page()
+            load_table(page, shared_server.url, table_id)
+            assert "Ana" in page.evaluate(READ)["prompt"]
+        finally:
+            context.close()

@@ -209,6 +209,10 @@ function prompt(ctx, message) {
   if (view.phase === "over") return t("allegra.phase.over");
   if (view.phase === "reveal") return mine ? t("allegra.prompt.reveal", { n: 2 - view.players[me].reveals }) : t("allegra.phase.reveal");
   if (view.phase === "knock") return knockPrompt(ctx, message);
+  if (!mine && view.phase === "knock_take" && view.knock && view.knock.accepted === me && me !== null) {
+    // the knocker waits to learn where the card in hand will go
+    return t("allegra.wait.knock_take_mine", { player: who(ctx, view.current) });
+  }
   if (!mine) {
     const acting = message.to_act.length ? message.to_act[0] : view.current;
     return t(`allegra.wait.${view.phase}`, { player: who(ctx, acting), knocker: view.knock && view.knock.accepted !== null ? who(ctx, view.knock.accepted) : "" });
