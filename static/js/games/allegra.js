@@ -9,7 +9,7 @@ import { scoreChart } from "../ui/chart.js";
 import { andList } from "../i18n.js";
 
 // choices made on the page before an action is complete (the mode of step 2, step b's pick)
-const local = { table: null, version: -1, mode: "keep", take: null, scroll: null };
+const local = { table: null, version: -1, mode: "keep", take: null, scroll: null, shown: null };
 let ticking = null;
 
 // card faces (../ui/faces/allegra.js): a band by value, each with its picture and symbol
@@ -90,10 +90,14 @@ function cellNode(ctx, message, owner, index, extra) {
   if (local.take !== null && view.knock && view.knock.accepted !== null
       && sameSlot(view.players[view.knock.accepted].display[local.take] || [-1, -1], slot)) classes.push("picked");
   const action = clickAction(message, slot);
-  if (action && !extra.ghost) {
+  if (action) {
+    // the repeated column at the strip's start is tappable too (it is the same card as the
+    // one at the far end, where a phone's screen rarely is), but out of the tab order and
+    // hidden from screen readers, who meet the card once
     return el("button", {
       class: classes.concat("al-target").join(" "), "aria-label": label, title: label,
-      dataset: { focusKey: `cell-${owner}-${index}`, owner, slot: index },
+      tabindex: extra.ghost ? "-1" : null,
+      dataset: { focusKey: `${extra.ghost ? "ghost" : "cell"}-${owner}-${index}`, owner, slot: index },
       onclick: () => {
         if (action.pick !== undefined) { local.take = action.pick; ctx.rerender(); return; }
         local.take = null;
@@ -205,13 +209,33 @@ function prompt(ctx, message) {
   if (view.phase === "over") return t("allegra.phase.over");
   if (view.phase === "reveal") return mine ? t("allegra.prompt.reveal", { n: 2 - view.players[me].reveals }) : t("allegra.phase.reveal");
   if (view.phase === "knock") return knockPrompt(ctx, message);
+  if (!mine && view.phase === "knock_take" && view.knock && view.knock.accepted === me && me !== null) {
+    // the knocker waits to learn where the card in hand will go
+    return t("allegra.wait.knock_take_mine", { player: who(ctx, view.current) });
+  }
   if (!mine) {
     const acting = message.to_act.length ? message.to_act[0] : view.current;
     return t(`allegra.wait.${view.phase}`, { player: who(ctx, acting), knocker: view.knock && view.knock.accepted !== null ? who(ctx, view.knock.accepted) : "" });
   }
   if (view.phase === "knock_take") return local.take === null ? t("allegra.prompt.knock_take", { player: who(ctx, view.knock.accepted) }) : t("allegra.prompt.knock_give");
   if (view.phase === "place") return t(local.mode === "flip" ? "allegra.prompt.flip" : "allegra.prompt.keep", { value: view.hand });
+  if (view.phase === "accept" && view.knock && view.knock.knocked.length) {
+    // "n" picks the one-knocker wording ("give it to them"), never shown as a number
+    const knockers = view.knock.knocked;
+    return t("allegra.prompt.accept_who", { players: andList(knockers.map((s) => who(ctx, s))), value: view.hand, n: knockers.length });
+  }
   return t(`allegra.prompt.${view.phase}`, { value: view.hand });
+}
+
+// What a knock means, under the prompt, for a player who has never played: the seat that
+// may knock learns what it gives for the card, the seat that drew what it gets.
+function hint(ctx, message) {
+  const view = message.view;
+  const me = message.seat;
+  if (me === null || me === undefined || !message.to_act.includes(me)) return null;
+  if (view.phase === "knock" && legalOf(message, "knock").length) return ctx.t("allegra.hint.knock", { player: who(ctx, view.current) });
+  if (view.phase === "accept" && legalOf(message, "accept").length) return ctx.t("allegra.hint.accept");
+  return null;
 }
 
 // The knock window, worded for each reader: a seat that may knock is asked a question
@@ -251,7 +275,12 @@ function lineName(ctx, view, line) {
   const slot = view.players[view.clearer].display[line[0]];
   const value = view.players[slot[0]].grid[slot[1]].value;
   const isColumn = line[1] - line[0] === 5;
-  return t(isColumn ? "allegra.action.clear_column" : "allegra.action.clear_row", { value, col: (line[0] % 5) + 1, row: Math.floor(line[0] / 5) + 1 });
+  if (!isColumn) return t("allegra.action.clear_row", { value, row: Math.floor(line[0] / 5) + 1 });
+  // a column lies wholly in one grid: named by its owner and its place there, as each
+  // card's label does ("Beto, row 1, column 4"), not by its place in the display of 15
+  const col = (slot[1] % 4) + 1;
+  return slot[0] === view.clearer ? t("allegra.action.clear_column", { value, col })
+    : t("allegra.action.clear_column_of", { value, col, player: who(ctx, slot[0]) });
 }
 
 function actionPanel(ctx, message) {
@@ -380,6 +409,7 @@ export function render(root, message, ctx) {
     view.trigger !== null && view.phase !== "over" ? el("span", { class: "stat warn" }, t("allegra.final_turns", { player: who(rctx, view.trigger) })) : null);
   const dock = handDock(rctx, { label: t("allegra.dock") },
     el("p", { class: `al-prompt${mine ? " mine" : ""}`, id: "al-prompt" }, prompt(rctx, message)),
+    hint(rctx, message) ? el("p", { class: "al-hint muted", id: "al-hint" }, hint(rctx, message)) : null,
     parts,
     actions.length ? el("div", { class: "actions al-actions", role: "group" }, actions) : null);
   const table = strip(rctx, message);
@@ -390,7 +420,53 @@ export function render(root, message, ctx) {
   const mineBlock = table.querySelector(".al-player.mine");
   if (local.scroll === null && mineBlock) local.scroll = Math.max(0, mineBlock.offsetLeft - table.offsetLeft - 64);
   table.scrollLeft = local.scroll || 0;
+  // the display you must tap next comes into view once each time it changes (the knocker's
+  // while you pick a card from it, yours when you give one back), so that a target never
+  // sits off the strip's edge; scrolling away after that is yours to keep
+  const want = tappedDisplay(message);
+  const key = want === null ? null : `${message.table.id}:${view.round}:${view.phase}:${view.current}:${want}:${local.take}`;
+  if (key !== local.shown) {
+    local.shown = key;
+    if (want !== null) local.scroll = bringIntoView(table, want);
+  }
   table.addEventListener("scroll", () => { local.scroll = table.scrollLeft; });
+}
+
+// The seat whose display of 15 the player must tap in now, or null: the knocker's while the
+// active player picks the card to take from it, the player's own for any other tap.
+function tappedDisplay(message) {
+  const view = message.view;
+  const me = message.seat;
+  if (me === null || me === undefined || !message.to_act.includes(me)) return null;
+  if (view.phase === "knock_take" && local.take === null && view.knock && view.knock.accepted !== null) return view.knock.accepted;
+  return ["reveal", "place", "knock_place", "knock_take"].includes(view.phase) ? me : null;
+}
+
+// Scroll the strip as little as needed to show seat's display of 15: its own grid and, just
+// left of it, the right column of the next seat (the last column of the block before it, or
+// the repeated column at the strip's start). Returns the new scroll position.
+function bringIntoView(table, seat) {
+  const block = table.querySelector(`.al-player[data-seat="${seat}"]`);
+  if (!block) return table.scrollLeft;
+  const cols = block.previousElementSibling ? block.previousElementSibling.querySelectorAll(".al-col") : [];
+  const first = cols.length ? cols[cols.length - 1] : block;
+  const box = table.getBoundingClientRect();
+  const x = (node) => node.getBoundingClientRect().left - box.left + table.scrollLeft;
+  const left = x(first) - 4;
+  const right = x(block) + block.offsetWidth + 4;
+  let to = table.scrollLeft;
+  if (right > to + table.clientWidth) to = right - table.clientWidth;
+  if (left < to) to = left;
+  table.scrollLeft = Math.max(0, to);
+  return table.scrollLeft;
+}
+
+// a seat's line of a round's scores says why its points are not its cards' sum: doubled or
+// halved for ending the round without the lowest score, or -10 for a whole display cleared
+function scoredKey(event, seat) {
+  if (event.penalty && event.penalty[seat]) return `allegra.log.player_scored_${event.penalty[seat]}`;
+  if (event.bonus && event.bonus[seat]) return "allegra.log.player_scored_bonus";
+  return "allegra.log.player_scored";
 }
 
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
@@ -398,7 +474,9 @@ export function eventLines(ctx, event) {
   const { t } = ctx;
   const p = (s) => who(ctx, s);
   switch (event.type) {
-    case "revealed": return [t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
+    case "revealed": return [event.owner === event.seat
+      ? t("allegra.log.revealed_own", { player: p(event.seat), value: event.value })
+      : t("allegra.log.revealed", { player: p(event.seat), value: event.value, owner: p(event.owner) })];
     case "drew": return [t("allegra.log.drew", { player: p(event.seat), value: event.value })];
     case "took_discard": return [t("allegra.log.took_discard", { player: p(event.seat), value: event.value })];
     case "knock_opened": return [t("allegra.log.knock_opened", { players: andList(event.seats.map(p)) })];
@@ -420,7 +498,7 @@ export function eventLines(ctx, event) {
     case "round_ending": return [t("allegra.log.round_ending", { player: p(event.seat) })];
     case "reshuffled": return [t("allegra.log.reshuffled", { n: event.cards })];
     case "round_scored": return [t("allegra.log.round_scored", { round: event.round }),
-      ...event.points.map((pts, s) => t("allegra.log.player_scored", { player: p(s), n: pts, total: event.totals[s] }))];
+      ...event.points.map((pts, s) => t(scoredKey(event, s), { player: p(s), n: pts, base: event.base[s], total: event.totals[s] }))];
     case "round_started": return [t("allegra.log.round_started", { round: event.round, player: p(event.first) })];
     case "game_over": return [t("allegra.log.game_over", { players: andList(event.winners.map(p)) })];
     default: return [];
