@@ -96,7 +96,7 @@ def test_hand_captions_break_multicolour_only_at_its_hyphen(shared_server, brows
 
 @pytest.mark.parametrize(("lang", "one", "several"), [
     ("es", "¡No la descartéis!", "¡No las descartéis!"),
-    ("en", "Don't discard it!", "Don't discard them!")])
+    ("en", "Don’t discard it!", "Don’t discard them!")])
 def test_the_last_copy_warning_agrees_with_its_cards(shared_server, browser, lang: str,
                                                      one: str, several: str) -> None:
     """The discard pile's warning, drawn by Hanabi's client (discards) from a view where one,
@@ -164,7 +164,7 @@ def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang
 
 def test_no_warning_for_a_card_its_firework_can_no_longer_reach(shared_server, browser) -> None:
     """All three red 1s discarded: no red card can be played any more, yet the discard pile
-    said 'Only one copy left of: red 3. Don't discard it!' (and marked the red 3s with '!')
+    said 'Only one copy left of: red 3. Don’t discard it!' (and marked the red 3s with '!')
     for a card nobody needs. The warning and the marks keep to cards a firework can reach:
     a green 3 with the same copies left is still warned of."""
     context = browser.new_context()
