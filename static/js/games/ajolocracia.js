@@ -351,7 +351,7 @@ function iconLegend(ctx) {
     return icon;
   };
   return [...SCORED.map((key) => legendItem(ctx, card(key), t(`ajolocracia.category.${key}`))),
-    legendItem(ctx, el("span", { class: "aj-legend-key" }, "(n)"), t("ajolocracia.legend.faces"))];
+    legendItem(ctx, el("span", { class: "aj-legend-key" }, t("ajolocracia.legend.faces_key")), t("ajolocracia.legend.faces"))];
 }
 
 function scoreGrid(ctx, caption, headers, rows, cls, hideCaption = false, legend = null) {
