@@ -95,6 +95,24 @@ async def connect(ws_base: str, players: list[ApiClient], table_id: str) -> list
     return clients
 
 
+def play_moves(ws_base: str, players: list[ApiClient], table_id: str,
+               moves: list[tuple[int, dict[str, Any]]]) -> None:
+    """Play ``moves`` ((seat, action) pairs) at the table, each once every seat has seen
+    the one before, and wait until every seat has seen the last."""
+    async def go() -> None:
+        clients = await connect(ws_base, players, table_id)
+        try:
+            for seat, action in moves:
+                await settle(clients)
+                await act(clients[seat], action)
+            await settle(clients)
+        finally:
+            for c in clients:
+                await c.close()
+
+    run(go())
+
+
 async def act(client: SeatClient, action: dict[str, Any]) -> None:
     """One action, sent again after a pause while the server says ``rate_limited``."""
     for _ in range(40):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from app.games import ENGINES
-from tests.browser.comfort import act, connect, load_table, open_as, run, seeded_table, settle
+from tests.browser.comfort import load_table, open_as, play_moves, seeded_table
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
@@ -69,18 +69,7 @@ def table_at(base: str, ws_url: str, moves: list[tuple[int, dict]]) -> tuple[lis
 
 
 def play(ws_url: str, players: list, table_id: str, moves: list[tuple[int, dict]]) -> None:
-    async def go() -> None:
-        clients = await connect(ws_url, players, table_id)
-        try:
-            for seat, action in moves:
-                await settle(clients)
-                await act(clients[seat], action)
-            await settle(clients)
-        finally:
-            for c in clients:
-                await c.close()
-
-    run(go())
+    play_moves(ws_url, players, table_id, moves)
 
 
 def points(text: str) -> int:

@@ -22,6 +22,7 @@ from tests.browser.comfort import (
     connect,
     load_table,
     open_as,
+    play_moves,
     run,
     seeded_table,
     settle,
@@ -159,18 +160,7 @@ def test_nothing_beats_the_table_says_so(shared_server, browser, viewport, lang)
     players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", 19, {"first_seat": 0})
 
-    async def replay() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
-        try:
-            for seat, action in moves_to_no_beat(19):
-                await settle(clients)
-                await act(clients[seat], action)
-            await settle(clients)
-        finally:
-            for c in clients:
-                await c.close()
-
-    run(replay())
+    play_moves(shared_server.ws_url, players, table_id, moves_to_no_beat(19))
     page = open_as(browser, base, players[0], viewport, lang).new_page()
     try:
         load_table(page, base, table_id)
@@ -222,18 +212,7 @@ def test_a_suggestion_that_wins_the_trick_keeps_the_focus_in_the_hand(shared_ser
     table_id = seeded_table(players, "alebrijes", 6, {"first_seat": 0})
     moves, index = moves_to_last_answer(6)
 
-    async def replay() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
-        try:
-            for seat, action in moves:
-                await settle(clients)
-                await act(clients[seat], action)
-            await settle(clients)
-        finally:
-            for c in clients:
-                await c.close()
-
-    run(replay())
+    play_moves(shared_server.ws_url, players, table_id, moves)
     page = open_as(browser, base, players[0], PHONE, "es").new_page()
     try:
         load_table(page, base, table_id)

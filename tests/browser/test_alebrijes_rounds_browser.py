@@ -15,14 +15,12 @@ from app.games import ENGINES
 from tests.browser.comfort import (
     LAPTOP,
     PHONE,
-    act,
-    connect,
     finish,
     load_table,
     open_as,
+    play_moves,
     run,
     seeded_table,
-    settle,
 )
 from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
@@ -110,18 +108,7 @@ def test_the_round_just_scored_comes_before_the_players(shared_server, browser, 
     players = [ApiClient(base, name) for name in NAMES]
     table_id = seeded_table(players, "alebrijes", 7, {"first_seat": 0})
 
-    async def replay() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
-        try:
-            for seat, action in moves_to_round_two(7):
-                await settle(clients)
-                await act(clients[seat], action)
-            await settle(clients)
-        finally:
-            for c in clients:
-                await c.close()
-
-    run(replay())
+    play_moves(shared_server.ws_url, players, table_id, moves_to_round_two(7))
     page = open_as(browser, base, players[0], viewport, lang).new_page()
     try:
         load_table(page, base, table_id)
