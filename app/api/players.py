@@ -62,7 +62,8 @@ async def my_tables(request: Request, player: CurrentPlayer,
     out.sort(key=lambda t: not t.your_turn)
     return out
 class PlayerMatchOut(MatchOut):
-    result: dict[str, Any] = Field(description="this player's seat, place (1 is best), "
+    result: dict[str, Any] = Field(description="this player's seat, place (1 is best; "
+                                   "null for a cooperative game, won or lost together), "
                                    "whether they won, their score, and how the game ended")
 
 

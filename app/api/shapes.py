@@ -231,11 +231,14 @@ def match_out(row: GameTable) -> dict[str, Any]:
 
 
 def result_of(row: GameTable, player_id: str) -> dict[str, Any]:
-    """How ``player_id`` did in a finished game."""
+    """How ``player_id`` did in a finished game. A cooperative game (Hanabi) is won or lost
+    together, so it has no place: everyone sits in its ranking's one group, and a place of 1
+    would read as first for a team that lost."""
     seat = next((s.seat for s in row.seats if s.player_id == player_id), None)
     outcome = row.outcome or {}
-    place = next((i + 1 for i, group in enumerate(outcome.get("ranking", []))
-                  if seat in group), None)
+    cooperative = bool((outcome.get("details") or {}).get("cooperative"))
+    place = None if cooperative else next(
+        (i + 1 for i, group in enumerate(outcome.get("ranking", [])) if seat in group), None)
     scores = outcome.get("scores") or []
     return {"seat": seat, "place": place, "won": seat in outcome.get("winners", []),
             "score": scores[seat] if seat is not None and seat < len(scores) else None,
