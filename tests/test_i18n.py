@@ -96,3 +96,26 @@ def test_names_are_joined_as_each_language_joins_them() -> None:
     assert said(["Beto", "Hilda"], "es") == "Beto e Hilda"
     assert said(["Beto", "Hierro"], "es") == "Beto y Hierro"
     assert said(["Beto", "Inés"], "en") == "Beto and Inés"
+
+
+# error codes only a script or an operator meets (REST imports, operator and test headers,
+# engine faults): the API's English message is their text. Every other code a page can show
+# needs the catalogues' words, or a Spanish page says "Error: the game storage is ..."
+API_ONLY_CODES = {
+    "bad_operator_token", "operator_token_required", "token_in_url", "bad_seed",
+    "bad_record", "illegal_log", "unfinished_log", "outcome_mismatch",
+    "unknown_game",  # the lobby offers only the games there are
+    "not_supported",  # live updates: the client sends them only where the game has them
+    "no_timeout_move",  # an engine fault, logged for the operator
+}
+
+
+def test_every_error_a_page_can_show_has_words_in_the_catalogues() -> None:
+    raised = re.compile(r"""AppError\(\s*['"]([a-z_]+)['"]""")
+    codes = {code for f in (ROOT / "app").rglob("*.py")
+             for code in raised.findall(f.read_text(encoding="utf-8"))}
+    assert {"not_found", "bad_options", "storage_unavailable"} <= codes, "the scan missed"
+    for lang in ("es", "en"):
+        missing = sorted(c for c in codes - API_ONLY_CODES if f"error.{c}" not in catalogue(lang))
+        assert not missing, (lang, missing)
+    assert not API_ONLY_CODES - codes, "a code listed here is no longer raised"
