@@ -93,9 +93,9 @@ function tableItem(table, { mine = false, list = null } = {}) {
   return el("li", { class: `${mine && table.your_turn ? "your-turn" : ""}`, dataset: { table: table.id, status: table.status } },
     el("div", { class: "table-info" }, el("div", { class: "table-facts" },
       el("strong", {}, game), ` · ${taken}/${table.seat_count} · `,
-      el("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)), " ",
+      // a waiting table with no free seat waits for its host's start, not for players
+      el("span", { class: `pill ${table.status}` }, t(table.status === "waiting" && !free ? "status.full" : `status.${table.status}`)), " ",
       list === "join" ? el("span", { class: "badge free" }, t(free === 1 ? "lobby.seats_free_one" : "lobby.seats_free", { n: free })) : null,
-      list === "watch" && table.status === "waiting" ? el("span", { class: "muted" }, `${t("lobby.full_waiting")} ·`) : null,
       mine && table.your_turn ? el("span", { class: "badge turn-badge" }, t("lobby.your_turn")) : null,
       mine && table.private ? el("span", { class: "badge" }, t("lobby.private_badge")) : null, " ",
       el("span", { class: "muted" }, names)),

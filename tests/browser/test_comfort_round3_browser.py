@@ -365,6 +365,12 @@ def test_the_lobby_lists_tables_to_join_apart_from_games_to_watch(shared_server,
     game = page.locator(f"#watch-list li[data-table='{playing['id']}']")
     assert game.locator("a.join").count() == 0
     assert "/watch/" in (game.locator("a.watch").get_attribute("href") or "")
+    # a full table waiting for its host's start says so, not "Waiting for players" beside
+    # "full, about to start"
+    pill = page.locator(f"#watch-list li[data-table='{full['id']}'] .pill")
+    assert pill.inner_text() == "Full, about to start"
+    assert "Waiting for players" not in page.locator("#watch-list").inner_text()
+    assert "Waiting for players" in page.locator("#join-list").inner_text()
     for width in WIDTHS:
         assert overflow(page, width) is None, overflow(page, width)
     page.set_viewport_size(PHONE)
