@@ -147,7 +147,9 @@ const logLines = () => lines;
 
 function renderLog() {
   const shown = logLines().slice(-LOG_LINES);
-  $("screen-log").replaceChildren(...shown.map((line, i) => el("li", { class: i === shown.length - 1 ? "newest" : "" }, line)));
+  // before the first move the panel says so, rather than stand empty on the room's screen
+  if (!shown.length) $("screen-log").replaceChildren(el("li", { class: "empty" }, t("screen.no_moves")));
+  else $("screen-log").replaceChildren(...shown.map((line, i) => el("li", { class: i === shown.length - 1 ? "newest" : "" }, line)));
   trimLog();
 }
 

@@ -334,6 +334,8 @@ def test_the_screen_of_every_game(shared_server, browser, loop, game: str) -> No
     assert page.locator("#screen-join").is_visible()
     assert screen_qr_url(page) == table["invite_url"] + "?room=1"
     assert page.locator("#screen-waiting li.taken").count() == seats
+    # no move yet: the last moves' panel says so, it does not stand empty
+    assert page.locator("#screen-log").inner_text().strip() == "Aún no hay jugadas"
     wake = page.locator("#screen-app").get_attribute("data-wake-lock")
     has_api = page.evaluate("'wakeLock' in navigator")
     assert wake in (("held", "refused") if has_api else ("unavailable",)), wake
