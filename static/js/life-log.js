@@ -4,6 +4,16 @@
 // lines (logLines); these only need where that action's lines end.
 import { t } from "./i18n.js";
 
+// How a game that ended before its end ended (a resignation, a vote, everyone gone), in
+// words; null for a game played to its end (its board draws its own result). The table page
+// heads the board with it; the table screen shows it where the result would be.
+export function endedEarly(outcome, seatName) {
+  const details = (outcome && outcome.details) || {};
+  if (details.end === "resigned") return t(details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(details.seat) });
+  if (details.end === "abandoned") return t(`life.end.abandoned_${details.reason}`);
+  return null;
+}
+
 const PLATFORM_EVENTS = new Set(["resigned", "abandoned", "window_closed"]);
 
 // The line for a history entry {version, source, by, events}, or null for a player's move.

@@ -10,6 +10,7 @@
 // board to fill its frame.
 import { andList, el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
+import { endedEarly } from "./life-log.js";
 import { TableSocket } from "./socket.js";
 
 const app = document.getElementById("screen-app");
@@ -148,7 +149,7 @@ const logLines = () => lines;
 function renderLog() {
   const shown = logLines().slice(-LOG_LINES);
   // before the first move the panel says so, rather than stand empty on the room's screen
-  if (!shown.length) $("screen-log").replaceChildren(el("li", { class: "empty" }, t("screen.no_moves")));
+  if (!shown.length) $("screen-log").replaceChildren(...(last.table.status === "finished" ? [] : [el("li", { class: "empty" }, t("screen.no_moves"))]));
   else $("screen-log").replaceChildren(...shown.map((line, i) => el("li", { class: i === shown.length - 1 ? "newest" : "" }, line)));
   trimLog();
 }
@@ -176,6 +177,12 @@ function render() {
   if (status === "waiting") waitingList();
   if (last.view && board) board.board(boardRoot(), last, ctx);
   else boardRoot().replaceChildren();
+  // a game ended early (a resignation, a vote) has no result of its own to show: the screen
+  // shows how it ended where the result would be (a finished screen shows only that)
+  const early = status === "finished" ? endedEarly(last.table.outcome, seatName) : null;
+  const drawn = boardRoot().querySelector(":scope > .early-end");
+  if (drawn) drawn.remove(); // (a board drawn in place keeps what it does not draw itself)
+  if (early) boardRoot().prepend(el("section", { class: "card final early-end" }, el("h2", { class: "verdict" }, early)));
   renderLog();
   fitBoard();
 }

@@ -106,14 +106,6 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
 
   // ---------------------------------------------------------------- the panel
 
-  function ending() {
-    const outcome = last.table.outcome;
-    const end = outcome && outcome.details && outcome.details.end;
-    if (end === "resigned") return t(outcome.details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(outcome.details.seat) });
-    if (end === "abandoned") return t(`life.end.abandoned_${outcome.details.reason}`);
-    return null;
-  }
-
   function votePanel() {
     const vote = last.vote;
     if (!vote) return null;
@@ -165,9 +157,7 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
 
   function finishedControls() {
     if (last.table.status !== "finished") return [];
-    const out = [];
-    const end = ending();
-    if (end) out.push(el("p", { class: "life-end", role: "status" }, end));
+    const out = [];  // (how a game ended early heads the board: table.js, endedEarly)
     if (last.seat !== null) {
       const rematch = last.rematch;
       out.push(el("button", { id: "rematch", onclick: async () => {

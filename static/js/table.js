@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { andList, el, t } from "./i18n.js";
 import { createJournal } from "./journal.js";
 import { TableSocket } from "./socket.js";
+import { endedEarly } from "./life-log.js";
 import { createLife } from "./table-life.js";
 import { createRoom } from "./room.js";
 import { withCopy } from "./ui/copy.js";
@@ -350,6 +351,7 @@ function render() {
   renderBanner();
   if (renderer && (last.view || last.table.status !== "waiting")) renderer.render($("game"), last, ctx);
   else $("game").replaceChildren();
+  renderEarlyEnd();
   renderLog();
   if (focusKey !== undefined || inGame) {
     // a control drawn again but disabled (Block and Guess's ✕ once its block is off the
@@ -401,10 +403,19 @@ function cueTurn() {
 // at the top of its board; a game ended by a resignation or a vote says so in the life
 // panel. Only the page scrolls: the focus stays where render() kept it; and a player typing
 // (a chat line) keeps the box they type in where it is.
+// A game that ended early (a resignation, a vote, everyone gone) has no result of its own on
+// its board, which stays as it stood, mid-turn ("Carla's turn"): a heading above it says how
+// the game ended and that the board is the moment it stopped.
+function renderEarlyEnd() {
+  const text = last.table.status === "finished" ? endedEarly(last.table.outcome, seatName) : null;
+  $("early-end").hidden = !text;
+  if (text && $("early-end-title").textContent !== text) $("early-end-title").textContent = text;
+}
+
 function revealOutcome() {
   const typing = document.activeElement && document.activeElement.matches("textarea, input:not([type=checkbox]):not([type=radio]):not([readonly])");
   if (typing) return;
-  const summary = $("game").querySelector(".final") || $("life").querySelector(".life-end");
+  const summary = $("game").querySelector(".final") || ($("early-end").hidden ? null : $("early-end"));
   if (!summary || !summary.scrollIntoView) return;
   const box = summary.getBoundingClientRect();
   if (box.top >= 0 && box.top < window.innerHeight / 3) return; // its head is in view already

@@ -288,5 +288,52 @@ def test_a_finished_table_says_game_over_once(shared_server, browser, finished_t
             problems.append(f"{game} ({lang}): the summary's heading is {heading!r}")
         # the live region and the turn cue are still there for a screen reader
         assert page.get_attribute("#live", "aria-live") == "polite"
+        assert page.locator("#early-end").is_hidden(), game  # played to its end
+        page.context.close()
+    assert not problems, problems
+
+
+# ------------------------------------------------------------------ a game ended early
+
+EARLY = {"es": ("{name} se rindió: los demás comparten la victoria.",
+                "{name} se rindió: la partida terminó como una derrota para todos.",
+                "El tablero se queda como estaba cuando terminó la partida."),
+         "en": ("{name} resigned: the others share the win.",
+                "{name} resigned: the game ended as a loss for everyone.",
+                "The board stays as it was when the game ended.")}
+
+
+def test_a_game_ended_early_is_headed_by_how_it_ended(shared_server, browser) -> None:
+    """A resignation ends a game mid-turn: its board stayed as it stood ("Celia's turn",
+    Alebrijes' green "select 0, 1 or 2 cards to swap" for the seat to act), with the end
+    said only in the side panel, a screen below on a phone. Now a heading above the board
+    says how the game ended and that the board is that moment; it comes into view."""
+    base = shared_server.url
+    sizes = min_players(base)
+    problems = []
+    for i, game in enumerate(GAMES):
+        viewport, lang = (PHONE, "es") if i % 2 == 0 else (LAPTOP, "en")
+        players = [ApiClient(base, name) for name in ["Ana", "Beto", "Celia", "Dani"]
+                   [:max(3, sizes[game])]]
+        table_id = new_table(players, game, start=True)
+        page = open_as(browser, base, players[0], viewport, lang).new_page()
+        page.emulate_media(reduced_motion="reduce")
+        load_table(page, base, table_id)
+        assert page.locator("#early-end").is_hidden(), game  # not while it is played
+        at_the_foot(page)
+        resigned = players[2].request("POST", f"/api/tables/{table_id}/resign")
+        assert resigned.status_code == 200, resigned.text
+        page.wait_for_selector("#early-end:not([hidden])", timeout=15_000)
+        words, coop_words, board = EARLY[lang]
+        wanted = (coop_words if game == "hanabi" else words).format(name="Celia")
+        title = page.inner_text("#early-end h2").strip()
+        if title != wanted or board not in page.inner_text("#early-end"):
+            problems.append(f"{game} ({lang}): {page.inner_text('#early-end')!r}")
+        if wanted in page.inner_text("#life"):
+            problems.append(f"{game} ({lang}): the side panel says it again")
+        top = page.evaluate("() => document.getElementById('early-end')"
+                            ".getBoundingClientRect().top")
+        if not 0 <= top < viewport["height"] / 2:
+            problems.append(f"{game} ({lang}): the heading is not in view (top {top})")
         page.context.close()
     assert not problems, problems

@@ -411,3 +411,26 @@ def test_the_screen_reconnects_by_itself_after_a_server_restart(browser, loop, t
     finally:
         server.stop()
 
+
+
+def test_a_game_ended_early_shows_how_it_ended_on_the_screen(shared_server, browser) -> None:
+    """A finished screen shows only the board's result, and a game ended by a resignation
+    has none of its own: the room's screen showed an empty board under "Fin de la
+    partida". It now shows how the game ended there."""
+    base = shared_server.url
+    players, table, _ = seat_players(base, "ikebana", 3)
+    assert players[0].start(table["id"]).status_code == 200
+    screen_url = players[0].request("GET", f"/api/tables/{table['id']}/screen").json()["url"]
+    page = screen_page(browser, screen_url, SMALL)
+    page.wait_for_selector("#screen-app[data-status='playing']")
+    assert page.locator("#screen-board .early-end").count() == 0
+    resigner = players[2]
+    assert resigner.request("POST", f"/api/tables/{table['id']}/resign").status_code == 200
+    page.wait_for_selector("#screen-app[data-status='finished']")
+    shown = page.locator("#screen-board .early-end")
+    assert shown.is_visible()
+    assert shown.inner_text().strip() == \
+        f"{resigner.name} se rindió: los demás comparten la victoria."
+    assert page.locator("#screen-log").inner_text().strip() == ""  # no "no moves yet" now
+    assert not page.problems, page.problems
+    page.context.close()
