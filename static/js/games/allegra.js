@@ -110,8 +110,10 @@ function cellNode(ctx, message, owner, index, extra) {
 
 function columnNode(ctx, message, owner, col, cls, ghost = false) {
   const { el } = ctx;
-  return el("div", { class: `al-col ${cls}`, "aria-hidden": ghost ? "true" : null },
-    [0, 1, 2].map((row) => cellNode(ctx, message, owner, row * 4 + col, { cls: "", ghost })));
+  const cells = [0, 1, 2].map((row) => cellNode(ctx, message, owner, row * 4 + col, { cls: "", ghost }));
+  // the repeated column is faded unless a card of it may be tapped now ("live")
+  const live = ghost && cells.some((node) => node.tagName === "BUTTON");
+  return el("div", { class: `al-col ${cls}${live ? " live" : ""}`, "aria-hidden": ghost ? "true" : null }, cells);
 }
 
 function playerBlock(ctx, message, seat) {
