@@ -35,7 +35,7 @@ class AllegraEngine(Protocol):
     def legal_actions(self, state: AllegraState, seat: int) -> list[Action]: ...
 
 
-SUMMARY_KEYS = ("round", "trigger", "base", "penalty", "points", "totals")
+SUMMARY_KEYS = ("round", "trigger", "base", "bonus", "penalty", "points", "totals")
 
 
 def _cell(state: AllegraState, owner: int, index: int) -> JSON | None:

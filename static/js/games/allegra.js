@@ -110,8 +110,10 @@ function cellNode(ctx, message, owner, index, extra) {
 
 function columnNode(ctx, message, owner, col, cls, ghost = false) {
   const { el } = ctx;
-  return el("div", { class: `al-col ${cls}`, "aria-hidden": ghost ? "true" : null },
-    [0, 1, 2].map((row) => cellNode(ctx, message, owner, row * 4 + col, { cls: "", ghost })));
+  const cells = [0, 1, 2].map((row) => cellNode(ctx, message, owner, row * 4 + col, { cls: "", ghost }));
+  // the repeated column is faded unless a card of it may be tapped now ("live")
+  const live = ghost && cells.some((node) => node.tagName === "BUTTON");
+  return el("div", { class: `al-col ${cls}${live ? " live" : ""}`, "aria-hidden": ghost ? "true" : null }, cells);
 }
 
 function playerBlock(ctx, message, seat) {
@@ -342,13 +344,19 @@ function scores(ctx, message) {
   // a name heads its column on one line, cut with an ellipsis (whole in its title)
   const head = el("tr", {}, el("th", {}, t("allegra.scores.round")),
     seats.map((s) => el("th", { title: who(ctx, s) }, el("span", { class: "al-col-name" }, who(ctx, s)))));
+  // the -10 for a whole display cleared is marked in its cell and worded once under the
+  // table (a phone shows no tooltip), as the doubling and halving are worded in theirs
+  const bonus = (r, s) => !!(r.bonus && r.bonus[s]);
   const rows = view.results.map((r) => el("tr", {}, el("th", {}, String(r.round)),
-    seats.map((s) => el("td", { class: r.trigger === s ? "al-trigger" : null },
+    seats.map((s) => el("td", { class: [r.trigger === s ? "al-trigger" : "", bonus(r, s) ? "al-bonus" : ""].join(" ").trim() || null },
       String(r.points[s]), r.penalty[s] ? el("small", {}, ` (${t(`allegra.scores.${r.penalty[s]}`, { n: r.base[s] })})`) : null,
+      bonus(r, s) ? el("small", { class: "al-bonus-mark" }, ` ${t("allegra.scores.bonus")}`) : null,
       r.trigger === s ? el("small", {}, ` ${t("allegra.scores.ended")}`) : null))));
   const total = el("tr", { class: "al-total" }, el("th", {}, t("allegra.scores.total")), seats.map((s) => el("td", {}, String(view.totals[s]))));
+  const anyBonus = view.results.some((r) => seats.some((s) => bonus(r, s)));
   return el("section", { class: "card al-scores" }, el("h2", {}, t("allegra.scores.title")),
     el("div", { class: "al-scroll" }, el("table", { class: "al-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))),
+    anyBonus ? el("p", { class: "al-legend muted", id: "al-bonus-legend" }, t("allegra.scores.bonus_legend")) : null,
     lastRound(ctx, view));
 }
 
@@ -386,6 +394,51 @@ function finalSection(ctx, message) {
 
 // ------------------------------------------------------------------------ entry points
 
+// A press on a control that an update redraws before its release: the pressed button leaves
+// the page and the browser sends no click, so during the knock window (each other player's
+// answer redraws the page) a tap on Knock at that instant was lost. The release over the
+// control drawn again in its place (the same data-focus-key: the same move, still legal)
+// now acts as the click would have. A mouse and the space key only: a finger's tap is
+// aimed when it ends and already lands on the new control.
+const watched = new WeakSet();
+let pressed = null;
+
+function control(node) {
+  return node instanceof Element ? node.closest("button[data-focus-key]") : null;
+}
+
+function releaseOnRedrawn(root, was, now) {
+  if (!was || was.node.isConnected) return; // not redrawn: the browser's own click follows
+  if (now && root.contains(now) && now.dataset.focusKey === was.key && !now.disabled) now.click();
+}
+
+function keepPresses(root) {
+  if (watched.has(root)) return;
+  watched.add(root);
+  root.addEventListener("pointerdown", (event) => {
+    const node = event.pointerType === "mouse" && event.button === 0 ? control(event.target) : null;
+    pressed = node ? { key: node.dataset.focusKey, node } : null;
+  }, true);
+  root.addEventListener("pointerup", (event) => {
+    const was = pressed;
+    pressed = null;
+    if (event.pointerType === "mouse" && event.button === 0) releaseOnRedrawn(root, was, control(event.target));
+  }, true);
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== " " || event.repeat) return;
+    const node = control(event.target);
+    pressed = node ? { key: node.dataset.focusKey, node } : null;
+  }, true);
+  // the update kept the focus on the control with the same key (table.js); its keyup
+  // reaches the document, not this root, if the focus fell elsewhere
+  root.addEventListener("keyup", (event) => {
+    if (event.key !== " ") return;
+    const was = pressed;
+    pressed = null;
+    releaseOnRedrawn(root, was, control(document.activeElement));
+  }, true);
+}
+
 export function render(root, message, ctx) {
   const { el, t } = ctx;
   const view = message.view;
@@ -399,6 +452,7 @@ export function render(root, message, ctx) {
   }
   const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   tick(ctx);
+  keepPresses(root);
   const { parts, buttons } = piles(rctx, message);
   const actions = [...buttons, ...actionPanel(rctx, message)];
   const mine = message.seat !== null && message.to_act.includes(message.seat);

@@ -1,0 +1,41 @@
+"""Allegra's log line for a cleared line, read as a player: the Spanish said "Ana despeja
+tres 1", a bare numeral where Spanish wants the cards named, and neither language said where
+the three cards went. It now reads "Ana retira tres cartas de 1 a los descartes" ("Ana
+clears three 1s to the discard pile"), the words of the rules: the cards are removed to the
+discard pile."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import launch_chromium
+
+pytestmark = pytest.mark.browser
+
+LINES = """async (events) => {
+  const { t, el } = await import('/static/js/i18n.js');
+  const { eventLines } = await import('/static/js/games/allegra.js');
+  const names = ['Ana', 'Beto', 'Celia'];
+  return events.map((e) => eventLines({ t, el, seatName: (s) => names[s] }, e)); }"""
+
+EXPECTED = {
+    "es": [["Ana retira tres cartas de 1 a los descartes"],
+           ["Beto retira tres cartas de -1 a los descartes"]],
+    "en": [["Ana clears three 1s to the discard pile"],
+           ["Beto clears three -1s to the discard pile"]],
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_cleared_line_reads_naturally(shared_server, lang: str) -> None:
+    events = [{"type": "cleared", "seat": 0, "value": 1, "cells": [0, 5, 10]},
+              {"type": "cleared", "seat": 1, "value": -1, "cells": [1, 2, 3]}]
+    with launch_chromium() as browser:
+        context = browser.new_context()
+        context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+        try:
+            page = context.new_page()
+            page.goto(shared_server.url + "/rules/allegra")
+            assert page.evaluate(LINES, events) == EXPECTED[lang]
+        finally:
+            context.close()
