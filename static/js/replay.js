@@ -27,8 +27,27 @@ const names = new Map(match.seats.map((s) => [s.seat, s.player.name]));
 const seatName = (seat) => names.get(seat) || t("table.seat", { n: seat + 1 });
 const numericPoint = () => (point === "spectator" || point === "all" ? null : Number(point));
 
+// The seats of whoever is looking at the page (none when nobody, or somebody who did not
+// play): a game marks the seat whose view it draws as "(tú)", true at a table, but a replay
+// seen as Ana is seen by anyone. There the mark says it is the point of view, unless the
+// viewer is that player. The keys games say "you" with (a guard test finds every catalogue
+// value "tú"/"(tú)" in this list), and lines that speak to the seat ("Elegiste…"), told of
+// the seat by name.
+const viewer = app.dataset.viewer || "";
+const viewerSeats = new Set(match.seats.filter((s) => viewer && s.player && s.player.id === viewer).map((s) => s.seat));
+const SEEN_AS = {
+  "table.you": () => t("replay.seen_mark"),
+  "ikebana.label.you": () => t("replay.seen_word"),
+  "block-and-guess.label.you": () => t("replay.seen_word"),
+  "allegra.you": () => t("replay.seen_word"),
+  "alebrijes.you_name": (params) => t("replay.seen_name", params),
+  "ajolocracia.log.picked_own": (params) => t("replay.seen_picked", { ...params, player: seatName(numericPoint()) }),
+};
+const seenAsOther = () => numericPoint() !== null && !viewerSeats.has(numericPoint());
+const tReplay = (key, params) => (key in SEEN_AS && seenAsOther() ? SEEN_AS[key](params || {}) : t(key, params));
+
 const ctx = {
-  t, el, seatName, replay: true,
+  t: tReplay, el, seatName, replay: true,
   get me() { return numericPoint(); },
   send() {}, isLegal: () => false, sendEphemeral: () => false, windowRemaining: () => null,
 };
@@ -191,6 +210,7 @@ async function go(n) {
     if (asked !== loading) return;
     const msg = message(view);
     renderer.render($("game"), msg, ctx);
+    $("game").dataset.step = String(step);
     revealedPanel(view);
     renderLog(msg);
     $("error").textContent = "";
@@ -247,6 +267,7 @@ async function load() {
   try { shown = { view: await viewAt(Math.min(step, data.steps.length)) }; } catch (error) { /* go() says why */ }
   if (asked !== loads) return;
   renderActions(shown);
+  $("replay-actions").dataset.point = point;
   renderChat();
   renderResult();
   await go(step);
