@@ -1,11 +1,11 @@
 // The replay page (/matches/{id}): a finished game step by step, drawn by the game's own
 // renderer (static/js/games/<game>.js) from the view the server computes for each step by
 // replaying the log; from any seat's point of view, as a spectator, or with everything
-// revealed. Buttons, keys (← → Home End), a slider and a clickable list of actions.
+// revealed. Buttons, keys (← → Home End), a slider and a clickable list of moves, which is
+// also the game's log: under each move, every other line it made (a table's log would repeat
+// the list line for line, so the replay has no log of its own).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
-import { historyLines } from "./journal.js";
-import { markersFor, merge } from "./life-log.js";
 import { outcomeText } from "./match-result.js";
 import { optionField, optionsToSend, showFields } from "./settings.js";
 
@@ -65,11 +65,12 @@ function actionLabel(entry) {
 }
 
 // a step in the list of moves: the first line the log makes of it, as this point of view
-// may know it (a game's stepLines, else its eventLines), whole in the title when it makes
-// several; the action's name when the game's log says nothing of it. ``shown``: a state of
-// the game (what a game's lines name from its view, e.g. Block and Guess's block types).
-// ``then``: what the move set off that the list shows on lines of their own under it (a
-// game's stepThen, from the same events: Ikebana's draw after a rejection)
+// may know it (a game's stepLines, else its eventLines), then the step's other lines, each
+// on a line of its own under it (a round's scores, the end of the game); the action's name
+// when the game's log says nothing of it. ``shown``: a state of the game (what a game's
+// lines name from its view, e.g. Block and Guess's block types). ``then``: of those other
+// lines, what the move set off that reads "Luego, …" (a game's stepThen, from the same
+// events: Ikebana's draw after a rejection)
 function stepLabel(entry, shown) {
   const events = entry.events || [];
   let lines = [];
@@ -78,9 +79,10 @@ function stepLabel(entry, shown) {
     lines = events.flatMap((event) => renderer.eventLines(ctx, event, shown));
   }
   const then = renderer && renderer.stepThen && !genericRenderer ? renderer.stepThen(ctx, events) : [];
-  if (!lines.length) return { text: actionLabel(entry), title: null, then };
-  return { text: t("replay.step_text", { n: entry.step, text: lines[0] }),
-    title: lines.length > 1 ? lines.join("\n") : null, then };
+  if (!lines.length) return { text: actionLabel(entry), more: then.map((line) => ({ line, then: true })) };
+  const more = lines.slice(1).map((line) => ({ line, then: then.includes(line) }));
+  for (const line of then) if (!lines.includes(line)) more.push({ line, then: true });
+  return { text: t("replay.step_text", { n: entry.step, text: lines[0] }), more };
 }
 
 function history(upTo) {
@@ -132,16 +134,6 @@ function revealedPanel(view) {
       el("li", { dataset: { seat } }, el("strong", {}, `${seatName(seat)}: `), cards.length ? cards.map(label).join(", ") : "—"))));
   }
   $("revealed-body").replaceChildren(...parts);
-}
-
-function renderLog(msg) {
-  const entries = msg.history;
-  const count = (n) => historyLines(renderer, ctx, msg, entries.slice(0, n)).length;
-  const markers = markersFor(entries, count, seatName);
-  const all = merge(historyLines(renderer, ctx, msg, entries), markers);
-  const list = $("log");
-  list.replaceChildren(...all.map((line) => el("li", {}, line)));
-  list.scrollTop = list.scrollHeight;
 }
 
 function renderControls() {
@@ -212,7 +204,6 @@ async function go(n) {
     renderer.render($("game"), msg, ctx);
     $("game").dataset.step = String(step);
     revealedPanel(view);
-    renderLog(msg);
     $("error").textContent = "";
     if (step < replay.steps.length) viewAt(step + 1).catch(() => {}); // the next step, ahead
   } catch (error) { showError(error); }
@@ -222,10 +213,11 @@ function renderActions(shown) {
   const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) }, t("replay.setup")));
   $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) => {
     const label = stepLabel(entry, shown);
-    return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, title: label.title, onclick: () => go(entry.step) },
+    return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, onclick: () => go(entry.step) },
       el("span", { class: "replay-move" }, label.text),
       entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null,
-      label.then.map((line) => el("span", { class: "replay-then" }, t("replay.step_then", { text: line })))));
+      label.more.map((m) => (m.then ? el("span", { class: "replay-then" }, t("replay.step_then", { text: m.line }))
+        : el("span", { class: "replay-more" }, m.line)))));
   }));
 }
 
