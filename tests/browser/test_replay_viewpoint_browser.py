@@ -2,8 +2,8 @@
 opened it, though the person looking was not Ana: the game clients mark the seat whose view
 they draw as "you", true at a table, not on a replay anyone may watch. Now the mark says
 "(punto de vista)" unless the person looking played that seat; a line that spoke to the seat
-("Elegiste…") names it instead. Every game's replay, on the board, the list of moves and the
-log; and a guard that every "tú" mark of the catalogues is one replay.js knows."""
+("Elegiste…") names it instead. Every game's replay, on the board and in the list of moves
+(the replay's log); and a guard that every "tú" mark of the catalogues is one replay.js knows."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _finished(base: str, ws: str, game: str) -> tuple[list[ApiClient], str]:
 
 
 def _texts(page, base: str, match: str) -> str:
-    """What the board, the list of moves and the log say, seen as seat 0, at a few steps
+    """What the board and the list of moves say, seen as seat 0, at a few steps
     early in the game and at its end."""
     page.goto(f"{base}/matches/{match}")
     page.wait_for_selector("#replay-actions button[data-step='1']")
@@ -61,7 +61,7 @@ def _texts(page, base: str, match: str) -> str:
         page.locator(f"#replay-actions button[data-step='{step}']").click()
         page.wait_for_function(
             "(n) => document.getElementById('game').dataset.step === String(n)", arg=step)
-        out.append(page.evaluate("""() => ['game', 'replay-actions', 'log']
+        out.append(page.evaluate("""() => ['game', 'replay-actions']
           .map((id) => document.getElementById(id)?.innerText || '').join('\\n')"""))
     return "\n".join(out)
 
