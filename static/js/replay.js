@@ -1,11 +1,11 @@
 // The replay page (/matches/{id}): a finished game step by step, drawn by the game's own
 // renderer (static/js/games/<game>.js) from the view the server computes for each step by
 // replaying the log; from any seat's point of view, as a spectator, or with everything
-// revealed. Buttons, keys (← → Home End), a slider and a clickable list of actions.
+// revealed. Buttons, keys (← → Home End), a slider and a clickable list of moves, which is
+// also the game's log: under each move, every other line it made (a table's log would repeat
+// the list line for line, so the replay has no log of its own).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
-import { historyLines } from "./journal.js";
-import { markersFor, merge } from "./life-log.js";
 import { outcomeText } from "./match-result.js";
 import { optionField, optionsToSend, showFields } from "./settings.js";
 
@@ -27,8 +27,27 @@ const names = new Map(match.seats.map((s) => [s.seat, s.player.name]));
 const seatName = (seat) => names.get(seat) || t("table.seat", { n: seat + 1 });
 const numericPoint = () => (point === "spectator" || point === "all" ? null : Number(point));
 
+// The seats of whoever is looking at the page (none when nobody, or somebody who did not
+// play): a game marks the seat whose view it draws as "(tú)", true at a table, but a replay
+// seen as Ana is seen by anyone. There the mark says it is the point of view, unless the
+// viewer is that player. The keys games say "you" with (a guard test finds every catalogue
+// value "tú"/"(tú)" in this list), and lines that speak to the seat ("Elegiste…"), told of
+// the seat by name.
+const viewer = app.dataset.viewer || "";
+const viewerSeats = new Set(match.seats.filter((s) => viewer && s.player && s.player.id === viewer).map((s) => s.seat));
+const SEEN_AS = {
+  "table.you": () => t("replay.seen_mark"),
+  "ikebana.label.you": () => t("replay.seen_word"),
+  "block-and-guess.label.you": () => t("replay.seen_word"),
+  "allegra.you": () => t("replay.seen_word"),
+  "alebrijes.you_name": (params) => t("replay.seen_name", params),
+  "ajolocracia.log.picked_own": (params) => t("replay.seen_picked", { ...params, player: seatName(numericPoint()) }),
+};
+const seenAsOther = () => numericPoint() !== null && !viewerSeats.has(numericPoint());
+const tReplay = (key, params) => (key in SEEN_AS && seenAsOther() ? SEEN_AS[key](params || {}) : t(key, params));
+
 const ctx = {
-  t, el, seatName, replay: true,
+  t: tReplay, el, seatName, replay: true,
   get me() { return numericPoint(); },
   send() {}, isLegal: () => false, sendEphemeral: () => false, windowRemaining: () => null,
 };
@@ -46,11 +65,12 @@ function actionLabel(entry) {
 }
 
 // a step in the list of moves: the first line the log makes of it, as this point of view
-// may know it (a game's stepLines, else its eventLines), whole in the title when it makes
-// several; the action's name when the game's log says nothing of it. ``shown``: a state of
-// the game (what a game's lines name from its view, e.g. Block and Guess's block types).
-// ``then``: what the move set off that the list shows on lines of their own under it (a
-// game's stepThen, from the same events: Ikebana's draw after a rejection)
+// may know it (a game's stepLines, else its eventLines), then the step's other lines, each
+// on a line of its own under it (a round's scores, the end of the game); the action's name
+// when the game's log says nothing of it. ``shown``: a state of the game (what a game's
+// lines name from its view, e.g. Block and Guess's block types). ``then``: of those other
+// lines, what the move set off that reads "Luego, …" (a game's stepThen, from the same
+// events: Ikebana's draw after a rejection)
 function stepLabel(entry, shown) {
   const events = entry.events || [];
   let lines = [];
@@ -59,9 +79,10 @@ function stepLabel(entry, shown) {
     lines = events.flatMap((event) => renderer.eventLines(ctx, event, shown));
   }
   const then = renderer && renderer.stepThen && !genericRenderer ? renderer.stepThen(ctx, events) : [];
-  if (!lines.length) return { text: actionLabel(entry), title: null, then };
-  return { text: t("replay.step_text", { n: entry.step, text: lines[0] }),
-    title: lines.length > 1 ? lines.join("\n") : null, then };
+  if (!lines.length) return { text: actionLabel(entry), more: then.map((line) => ({ line, then: true })) };
+  const more = lines.slice(1).map((line) => ({ line, then: then.includes(line) }));
+  for (const line of then) if (!lines.includes(line)) more.push({ line, then: true });
+  return { text: t("replay.step_text", { n: entry.step, text: lines[0] }), more };
 }
 
 function history(upTo) {
@@ -113,16 +134,6 @@ function revealedPanel(view) {
       el("li", { dataset: { seat } }, el("strong", {}, `${seatName(seat)}: `), cards.length ? cards.map(label).join(", ") : "—"))));
   }
   $("revealed-body").replaceChildren(...parts);
-}
-
-function renderLog(msg) {
-  const entries = msg.history;
-  const count = (n) => historyLines(renderer, ctx, msg, entries.slice(0, n)).length;
-  const markers = markersFor(entries, count, seatName);
-  const all = merge(historyLines(renderer, ctx, msg, entries), markers);
-  const list = $("log");
-  list.replaceChildren(...all.map((line) => el("li", {}, line)));
-  list.scrollTop = list.scrollHeight;
 }
 
 function renderControls() {
@@ -191,8 +202,8 @@ async function go(n) {
     if (asked !== loading) return;
     const msg = message(view);
     renderer.render($("game"), msg, ctx);
+    $("game").dataset.step = String(step);
     revealedPanel(view);
-    renderLog(msg);
     $("error").textContent = "";
     if (step < replay.steps.length) viewAt(step + 1).catch(() => {}); // the next step, ahead
   } catch (error) { showError(error); }
@@ -202,10 +213,11 @@ function renderActions(shown) {
   const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) }, t("replay.setup")));
   $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) => {
     const label = stepLabel(entry, shown);
-    return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, title: label.title, onclick: () => go(entry.step) },
+    return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, onclick: () => go(entry.step) },
       el("span", { class: "replay-move" }, label.text),
       entry.source !== "player" ? el("span", { class: "replay-auto" }, t(`replay.source.${entry.source}`)) : null,
-      label.then.map((line) => el("span", { class: "replay-then" }, t("replay.step_then", { text: line })))));
+      label.more.map((m) => (m.then ? el("span", { class: "replay-then" }, t("replay.step_then", { text: m.line }))
+        : el("span", { class: "replay-more" }, m.line)))));
   }));
 }
 
@@ -247,6 +259,7 @@ async function load() {
   try { shown = { view: await viewAt(Math.min(step, data.steps.length)) }; } catch (error) { /* go() says why */ }
   if (asked !== loads) return;
   renderActions(shown);
+  $("replay-actions").dataset.point = point;
   renderChat();
   renderResult();
   await go(step);

@@ -209,7 +209,7 @@ def test_the_replay_page_steps_through_a_finished_game(shared_server, game: str)
             page.locator("#replay-next").focus()  # the keys are the page's, not the select's
             page.keyboard.press("End")
             at(total)
-            page.wait_for_selector("#log li")
+            page.wait_for_selector("#replay-actions button[aria-current='step']")
             assert page.locator("#replay-result").inner_text()
             assert page.problems == []  # type: ignore[attr-defined]
             page.context.close()
@@ -303,7 +303,7 @@ def test_replay_history_and_spectator_pages_pass_axe(shared_server) -> None:
                 page.goto(f"{base}/matches/{table['id']}")
                 page.wait_for_selector("#replay-actions button")
                 page.keyboard.press("End")
-                page.wait_for_selector("#log li")
+                page.wait_for_selector("#replay-actions button[aria-current='step']")
                 problems += [f"replay {lang} {width}: {v}" for v in axe_violations(page)]
                 page.goto(f"{base}/players/{players[0].id}")
                 problems += [f"history {lang} {width}: {v}" for v in axe_violations(page)]

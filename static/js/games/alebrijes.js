@@ -240,7 +240,8 @@ function trickPanel(ctx, message) {
 }
 
 // One row per player. On a phone the "this trick" state is a line under the name (four
-// narrow columns fit 320 px); once the game is over only the scores are left.
+// narrow columns fit 320 px); once the game is over only the scores are left. Under the
+// table, what the start token beside a name is for.
 function playersPanel(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
@@ -266,7 +267,10 @@ function playersPanel(ctx, message) {
       // during the exchange that column tells who has exchanged, not how a trick goes
       el("thead", {}, el("tr", {}, cols.map((k) => el("th", { scope: "col", class: `ab-col-${k}` },
         k === "chance" && view.phase === "exchange" ? t("alebrijes.col.exchange") : t(`alebrijes.col.${k}`))))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows)),
+    // the badge said in words, under the table (a phone has no tooltips)
+    over ? null : el("p", { class: "muted ab-token-note", id: "ab-token-note" },
+      el("span", { class: "badge" }, t("alebrijes.label.token")), " ", t("alebrijes.label.token_note")));
 }
 
 // the round, the deck and the discards; at the end of the game only the round is left

@@ -1,0 +1,88 @@
+"""The replay page showed a list of moves ("Jugadas", the way to jump to a step) and beside
+it the log ("Registro") of the steps so far, which said the same moves again, numbered
+differently; what the log had more (a round's scores, a draw, the end of the game) the list
+kept in a tooltip that phones never show. Now the list is the one record: each move, and
+under it the other lines it made. Every line of the game's log, as the table page shows it
+to the same seat, is in the list, and the page has no second log."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from app.games import ENGINES
+from app.i18n import catalogue
+from tests.browser.comfort import LAPTOP, OPTIONS, PHONE, load_table, open_as, run
+from tests.support.browser import launch_chromium
+from tests.support.client import ApiClient, connect_and_start, play_to_end, seat_players
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+def _finished(base: str, ws: str, game: str) -> tuple[list[ApiClient], str]:
+    async def play() -> tuple[list[ApiClient], str]:
+        players, table, _ = seat_players(base, game, ENGINES[game].min_players,
+                                         OPTIONS.get(game))
+        clients = await connect_and_start(ws, players, table)
+        await play_to_end(clients, random.Random(5))
+        for c in clients:
+            await c.close()
+        return players, table["id"]
+
+    return run(play())
+
+
+@pytest.mark.parametrize(("game", "viewport", "lang"), [
+    (game, viewport, lang) for k, game in enumerate(sorted(ENGINES))
+    for viewport, lang in [((PHONE, "es"), (LAPTOP, "en"))[k % 2]]])
+def test_the_list_of_moves_holds_the_whole_log(shared_server, browser, game, viewport,
+                                               lang) -> None:
+    base = shared_server.url
+    players, match = _finished(base, shared_server.ws_url, game)
+    then = catalogue(lang)["replay.step_then"]
+    prefix, suffix = then.split("{text}")
+    context = open_as(browser, base, players[0], viewport, lang)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    load_table(page, base, match)
+    log = [" ".join(line.split()) for line in page.locator("#log li").all_inner_texts()]
+    page.goto(f"{base}/matches/{match}")
+    page.wait_for_selector("#replay-actions button[data-step='1']")
+    page.select_option("#replay-seat", "0")
+    page.wait_for_function("() => document.getElementById('replay-actions').dataset.point === '0'")
+    rows = page.evaluate("""() => [...document.querySelectorAll('#replay-actions button')]
+      .slice(1).map((b) => [...b.querySelectorAll('.replay-move, .replay-more, .replay-then')]
+        .map((s) => [s.className, s.innerText]))""")
+    second_log = page.locator("#log").count()
+    note = page.locator("#actions-note").inner_text()
+    visible = page.locator("#replay-actions .replay-more").first.is_visible() \
+        if page.locator("#replay-actions .replay-more").count() else None
+    context.close()
+    assert errors == []
+    assert second_log == 0
+    assert note
+    lines = []
+    for k, row in enumerate(rows, start=1):
+        for cls, text in row:
+            text = " ".join(text.split())
+            if cls == "replay-move":
+                number, _, text = text.partition(". ")
+                assert number == str(k)
+            elif cls == "replay-then":
+                assert text.startswith(prefix) and text.endswith(suffix), text
+                text = text[len(prefix):len(text) - len(suffix)]
+            lines.append(text)
+    assert log, "the table's log is empty"
+    missing = Counter(log) - Counter(lines)
+    assert not missing, (list(missing)[:5], lines[:8])
+    if visible is not None:  # a move's other lines are on the page, not in a tooltip
+        assert visible
