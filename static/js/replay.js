@@ -6,6 +6,7 @@
 // the list line for line, so the replay has no log of its own).
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
+import { endedEarly } from "./life-log.js";
 import { outcomeText } from "./match-result.js";
 import { optionField, optionsToSend, showFields } from "./settings.js";
 
@@ -236,12 +237,7 @@ function renderChat() {
 
 function renderResult() {
   const outcome = replay.outcome || {};
-  const details = outcome.details || {};
-  let text;
-  if (details.end === "resigned") text = t(details.cooperative ? "life.end.resigned_coop" : "life.end.resigned", { name: seatName(details.seat) });
-  else if (details.end === "abandoned") text = t(`life.end.abandoned_${details.reason}`);
-  else text = outcomeText(outcome, seatName);
-  $("replay-result").textContent = text;
+  $("replay-result").textContent = endedEarly(outcome, seatName) || outcomeText(outcome, seatName);
 }
 
 // the replay as ``point`` sees it, at the step the page is on when it arrives (a step chosen
