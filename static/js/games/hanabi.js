@@ -2,6 +2,7 @@
 // It holds no rules: what may be clued, played or discarded comes from legal_actions; how
 // many copies each card has comes from the view. Cards are the shared faces of ../ui/cards.js
 // (a symbol per colour); your hand sits in the shared dock (../ui/dock.js).
+import { andList } from "../i18n.js";
 import { svg } from "../svg.js";
 import { symbolShape, symbolSvg } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
@@ -253,6 +254,20 @@ export function finalBanner(ctx, view) {
     el("p", { class: "muted" }, t(`hanabi.reason.${view.over}`)));
 }
 
+// The final round: how many turns are left and whose they are (in turn order, the drawer
+// of the last card last), and whether you still have yours: "3 turns left" alone left a
+// player to count seats to learn whether they would play again. Exported for
+// tests/browser/test_hanabi_final_round_browser.py.
+export function finalRoundText(ctx, view, me) {
+  const { t } = ctx;
+  const n = view.final_turns_left;
+  const seats = Array.from({ length: n }, (_, i) => (view.turn + i) % view.seats);
+  const text = t("hanabi.final_round", { n, names: andList(seats.map((s) => ctx.seatName(s))) });
+  if (me === null || me === undefined) return text;
+  if (view.turn === me) return `${text} ${t("hanabi.final_round_yours")}`;
+  return seats.includes(me) ? text : `${text} ${t("hanabi.final_round_done")}`;
+}
+
 // The newest clue's cards glow for a few seconds (only a clue that arrives while you look).
 function trackClue(message) {
   const log = message.view.log;
@@ -315,7 +330,7 @@ export function render(root, message, ctx) {
       tokens(rctx, t("hanabi.fuses"), view.fuses, view.max_fuses, "red"),
       el("span", { class: "stat" }, `${t("hanabi.deck")}: `, el("strong", { id: "deck-count" }, view.deck)),
       el("span", { class: "stat" }, `${t("hanabi.score")}: `, el("strong", { id: "score" }, view.score), `/${view.max_score}`),
-      view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn" }, t("hanabi.final_round", { n: view.final_turns_left })) : null),
+      view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn final-round" }, finalRoundText(rctx, view, me)) : null),
     fireworks(rctx, view),
     el("div", { class: "hands-grid" }, others.map((seat) => otherHand(rctx, message, seat))),
     discards(rctx, view),
