@@ -349,14 +349,20 @@ function slotList(ctx, slots) {
   return ctx.t(slots.length === 1 ? "hanabi.log.slot" : "hanabi.log.slots", { slots: list });
 }
 
-// one log entry (or the event of the same shape a move sends) as the log reads it
-function entryLine(ctx, e) {
+// One log entry (or the event of the same shape a move sends) as the log reads it; a
+// number clue says "number 2" ("Ana → Beto: 2, slot 1" read as two numbers side by side).
+// Exported for tests/browser/test_hanabi_log_words_browser.py.
+export function entryLine(ctx, e) {
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
   const card = (c) => cardLabel(ctx, c.color, c.rank);
   if (e.type === "clue") {
     return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
-      clue: e.color ? t("color." + e.color) : String(e.rank), slots: slotList(ctx, e.slots) });
+      clue: e.color ? t("color." + e.color) : t("hanabi.log.rank", { rank: e.rank }), slots: slotList(ctx, e.slots) });
+  }
+  // a 5 completes its firework, and gives a clue token back when one was spent
+  if (e.type === "play" && e.success && e.card.rank === 5) {
+    return t(e.clue_regained ? "hanabi.log.play_five_clue" : "hanabi.log.play_five", { seat: name(e.seat), card: card(e.card) });
   }
   if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
   return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
