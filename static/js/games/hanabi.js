@@ -131,22 +131,37 @@ function slotFigure(ctx, view, card, index, { mine, notes }) {
 function otherHand(ctx, message, seat) {
   const { el, t } = ctx;
   const view = message.view;
+  const hand = view.hands[seat];
+  const cards = el("div", { class: "cards" }, hand.map((c, i) => slotFigure(ctx, view, c, i, { mine: false })));
+  // Before you give a clue, the cards it would point at: pointing at a clue button (or
+  // tabbing to it) outlines them, and its description lists their slots. The faces are in
+  // plain view; a colour clue points at that colour only (multicolour is its own colour).
+  const preview = (touches) => (on) => () => {
+    cards.querySelectorAll(".slot").forEach((slot, i) => slot.classList.toggle("would-clue", on && touches(hand[i])));
+  };
+  const clueButton = (action, touches, cls, focusKey, ...label) => {
+    const show = preview(touches);
+    const slots = hand.flatMap((c, i) => (touches(c) ? [i + 1] : []));
+    return el("button", { class: `clue ${cls}`, onclick: () => ctx.send(action), dataset: { focusKey },
+      "aria-description": slotList(ctx, slots),
+      onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false) }, ...label);
+  };
   const clueButtons = [];
   for (const color of view.colors) {
     const action = { type: "clue", target: seat, color };
     if (ctx.isLegal(action)) {
-      clueButtons.push(el("button", { class: `clue color-${color}`, onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${color}` } },
+      clueButtons.push(clueButton(action, (c) => c.color === color, `color-${color}`, `clue-${seat}-${color}`,
         symbolSvg(color, 16, { fill: "#fff", stroke: "#1f2230" }), " ", colorName(ctx, color)));
     }
   }
   for (const rank of [1, 2, 3, 4, 5]) {
     const action = { type: "clue", target: seat, rank };
-    if (ctx.isLegal(action)) clueButtons.push(el("button", { class: "clue rank", onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${rank}` } }, String(rank)));
+    if (ctx.isLegal(action)) clueButtons.push(clueButton(action, (c) => c.rank === rank, "rank", `clue-${seat}-${rank}`, String(rank)));
   }
   const title = t("hanabi.hand_of", { name: ctx.seatName(seat) });
   return el("section", { class: `card hand${view.turn === seat ? " acting" : ""}`, "aria-label": title },
     el("h3", {}, title),
-    el("div", { class: "cards" }, view.hands[seat].map((c, i) => slotFigure(ctx, view, c, i, { mine: false }))),
+    cards,
     clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
       el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons)
       // your turn without a clue token: say why the clue buttons are gone
