@@ -269,6 +269,18 @@ export function finalBanner(ctx, view) {
     el("p", { class: "muted" }, t(`hanabi.reason.${view.over}`)));
 }
 
+// The round's moves so far, under the status (phone only: the laptop shows the log beside
+// the board): on a phone the log sits below the whole board and the room's boxes, so the
+// clue you were just given, or what your partner's misplay was, meant a long scroll down.
+function latestMoves(ctx, view) {
+  const { el, t } = ctx;
+  const entries = view.log.slice(-view.seats);
+  if (!entries.length) return null;
+  return el("section", { class: "card latest-moves", "aria-labelledby": "hanabi-latest" },
+    el("h3", { id: "hanabi-latest" }, t("hanabi.latest_moves")),
+    el("ol", { start: view.log.length - entries.length + 1 }, entries.map((e) => el("li", {}, entryLine(ctx, e)))));
+}
+
 // The final round: how many turns are left and whose they are (in turn order, the drawer
 // of the last card last), and whether you still have yours: "3 turns left" alone left a
 // player to count seats to learn whether they would play again. Exported for
@@ -346,6 +358,7 @@ export function render(root, message, ctx) {
       el("span", { class: "stat" }, `${t("hanabi.deck")}: `, el("strong", { id: "deck-count" }, view.deck)),
       el("span", { class: "stat" }, `${t("hanabi.score")}: `, el("strong", { id: "score" }, view.score), `/${view.max_score}`),
       view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn final-round" }, finalRoundText(rctx, view, me)) : null),
+    latestMoves(rctx, view),
     fireworks(rctx, view),
     el("div", { class: "hands-grid" }, others.map((seat) => otherHand(rctx, message, seat))),
     discards(rctx, view),
