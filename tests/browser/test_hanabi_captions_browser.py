@@ -187,25 +187,3 @@ def test_no_warning_for_a_card_its_firework_can_no_longer_reach(shared_server, b
     assert "green 3" in found["warning"] and "red" not in found["warning"], found
     assert found["marks"] == [0, 1], found  # the red row (1, 1, 1, 3), the green row (3)
     context.close()
-
-
-def test_no_last_copy_marks_once_the_game_is_over(shared_server, browser) -> None:
-    """At the end the warning over the discard pile went away (nobody can discard any
-    more) but the '!' marks stayed on the pile's cards and on the hands shown face up (every
-    unplayed 5): a warning about a game already over. The marks go with it."""
-    context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": "en", "url": shared_server.url}])
-    page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
-    marks = page.evaluate("""async () => {
-      const { t, el } = await import('/static/js/i18n.js');
-      const { discards } = await import('/static/js/games/hanabi.js');
-      const colors = ['red', 'green', 'black', 'blue', 'yellow'];
-      const copies = Object.fromEntries(colors.map((c) => [c, [3, 2, 2, 2, 1]]));
-      const fireworks = Object.fromEntries(colors.map((c) => [c, 0]));
-      const discard = [{ color: 'green', rank: 3 }];
-      return [null, 'deck_out'].map((over) => discards({ t, el },
-        { colors, copies, fireworks, discard, over }).querySelectorAll('.last-copy').length);
-    }""")
-    assert marks == [1, 0], marks
-    context.close()

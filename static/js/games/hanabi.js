@@ -85,8 +85,7 @@ const stillNeeded = (view, color, rank) => {
   for (let r = view.fireworks[color] + 1; r < rank; r++) if (copiesLeft(view, color, r) === 0) return false;
   return view.fireworks[color] < rank;
 };
-// (once the game is over no card is needed any more: no "!" on the hands shown face up)
-const isLastCopy = (view, color, rank) => !view.over && stillNeeded(view, color, rank) && copiesLeft(view, color, rank) === 1;
+const isLastCopy = (view, color, rank) => stillNeeded(view, color, rank) && copiesLeft(view, color, rank) === 1;
 
 function lastCopyMark() {
   return svg("g", { class: "last-copy", "aria-hidden": "true" },
