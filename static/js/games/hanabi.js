@@ -2,6 +2,7 @@
 // It holds no rules: what may be clued, played or discarded comes from legal_actions; how
 // many copies each card has comes from the view. Cards are the shared faces of ../ui/cards.js
 // (a symbol per colour); your hand sits in the shared dock (../ui/dock.js).
+import { andList } from "../i18n.js";
 import { svg } from "../svg.js";
 import { symbolShape, symbolSvg } from "../ui/cards.js";
 import { handDock } from "../ui/dock.js";
@@ -130,22 +131,37 @@ function slotFigure(ctx, view, card, index, { mine, notes }) {
 function otherHand(ctx, message, seat) {
   const { el, t } = ctx;
   const view = message.view;
+  const hand = view.hands[seat];
+  const cards = el("div", { class: "cards" }, hand.map((c, i) => slotFigure(ctx, view, c, i, { mine: false })));
+  // Before you give a clue, the cards it would point at: pointing at a clue button (or
+  // tabbing to it) outlines them, and its description lists their slots. The faces are in
+  // plain view; a colour clue points at that colour only (multicolour is its own colour).
+  const preview = (touches) => (on) => () => {
+    cards.querySelectorAll(".slot").forEach((slot, i) => slot.classList.toggle("would-clue", on && touches(hand[i])));
+  };
+  const clueButton = (action, touches, cls, focusKey, ...label) => {
+    const show = preview(touches);
+    const slots = hand.flatMap((c, i) => (touches(c) ? [i + 1] : []));
+    return el("button", { class: `clue ${cls}`, onclick: () => ctx.send(action), dataset: { focusKey },
+      "aria-description": slotList(ctx, slots),
+      onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false) }, ...label);
+  };
   const clueButtons = [];
   for (const color of view.colors) {
     const action = { type: "clue", target: seat, color };
     if (ctx.isLegal(action)) {
-      clueButtons.push(el("button", { class: `clue color-${color}`, onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${color}` } },
+      clueButtons.push(clueButton(action, (c) => c.color === color, `color-${color}`, `clue-${seat}-${color}`,
         symbolSvg(color, 16, { fill: "#fff", stroke: "#1f2230" }), " ", colorName(ctx, color)));
     }
   }
   for (const rank of [1, 2, 3, 4, 5]) {
     const action = { type: "clue", target: seat, rank };
-    if (ctx.isLegal(action)) clueButtons.push(el("button", { class: "clue rank", onclick: () => ctx.send(action), dataset: { focusKey: `clue-${seat}-${rank}` } }, String(rank)));
+    if (ctx.isLegal(action)) clueButtons.push(clueButton(action, (c) => c.rank === rank, "rank", `clue-${seat}-${rank}`, String(rank)));
   }
   const title = t("hanabi.hand_of", { name: ctx.seatName(seat) });
   return el("section", { class: `card hand${view.turn === seat ? " acting" : ""}`, "aria-label": title },
     el("h3", {}, title),
-    el("div", { class: "cards" }, view.hands[seat].map((c, i) => slotFigure(ctx, view, c, i, { mine: false }))),
+    cards,
     clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
       el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons)
       // your turn without a clue token: say why the clue buttons are gone
@@ -253,6 +269,32 @@ export function finalBanner(ctx, view) {
     el("p", { class: "muted" }, t(`hanabi.reason.${view.over}`)));
 }
 
+// The round's moves so far, under the status (phone only: the laptop shows the log beside
+// the board): on a phone the log sits below the whole board and the room's boxes, so the
+// clue you were just given, or what your partner's misplay was, meant a long scroll down.
+function latestMoves(ctx, view) {
+  const { el, t } = ctx;
+  const entries = view.log.slice(-view.seats);
+  if (!entries.length) return null;
+  return el("section", { class: "card latest-moves", "aria-labelledby": "hanabi-latest" },
+    el("h3", { id: "hanabi-latest" }, t("hanabi.latest_moves")),
+    el("ol", { start: view.log.length - entries.length + 1 }, entries.map((e) => el("li", {}, entryLine(ctx, e)))));
+}
+
+// The final round: how many turns are left and whose they are (in turn order, the drawer
+// of the last card last), and whether you still have yours: "3 turns left" alone left a
+// player to count seats to learn whether they would play again. Exported for
+// tests/browser/test_hanabi_final_round_browser.py.
+export function finalRoundText(ctx, view, me) {
+  const { t } = ctx;
+  const n = view.final_turns_left;
+  const seats = Array.from({ length: n }, (_, i) => (view.turn + i) % view.seats);
+  const text = t("hanabi.final_round", { n, names: andList(seats.map((s) => ctx.seatName(s))) });
+  if (me === null || me === undefined) return text;
+  if (view.turn === me) return `${text} ${t("hanabi.final_round_yours")}`;
+  return seats.includes(me) ? text : `${text} ${t("hanabi.final_round_done")}`;
+}
+
 // The newest clue's cards glow for a few seconds (only a clue that arrives while you look).
 function trackClue(message) {
   const log = message.view.log;
@@ -315,7 +357,8 @@ export function render(root, message, ctx) {
       tokens(rctx, t("hanabi.fuses"), view.fuses, view.max_fuses, "red"),
       el("span", { class: "stat" }, `${t("hanabi.deck")}: `, el("strong", { id: "deck-count" }, view.deck)),
       el("span", { class: "stat" }, `${t("hanabi.score")}: `, el("strong", { id: "score" }, view.score), `/${view.max_score}`),
-      view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn" }, t("hanabi.final_round", { n: view.final_turns_left })) : null),
+      view.final_turns_left !== null && !view.over ? el("span", { class: "stat warn final-round" }, finalRoundText(rctx, view, me)) : null),
+    latestMoves(rctx, view),
     fireworks(rctx, view),
     el("div", { class: "hands-grid" }, others.map((seat) => otherHand(rctx, message, seat))),
     discards(rctx, view),
@@ -334,14 +377,20 @@ function slotList(ctx, slots) {
   return ctx.t(slots.length === 1 ? "hanabi.log.slot" : "hanabi.log.slots", { slots: list });
 }
 
-// one log entry (or the event of the same shape a move sends) as the log reads it
-function entryLine(ctx, e) {
+// One log entry (or the event of the same shape a move sends) as the log reads it; a
+// number clue says "number 2" ("Ana → Beto: 2, slot 1" read as two numbers side by side).
+// Exported for tests/browser/test_hanabi_log_words_browser.py.
+export function entryLine(ctx, e) {
   const { t } = ctx;
   const name = (s) => ctx.seatName(s);
   const card = (c) => cardLabel(ctx, c.color, c.rank);
   if (e.type === "clue") {
     return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
-      clue: e.color ? t("color." + e.color) : String(e.rank), slots: slotList(ctx, e.slots) });
+      clue: e.color ? t("color." + e.color) : t("hanabi.log.rank", { rank: e.rank }), slots: slotList(ctx, e.slots) });
+  }
+  // a 5 completes its firework, and gives a clue token back when one was spent
+  if (e.type === "play" && e.success && e.card.rank === 5) {
+    return t(e.clue_regained ? "hanabi.log.play_five_clue" : "hanabi.log.play_five", { seat: name(e.seat), card: card(e.card) });
   }
   if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
   return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
