@@ -80,6 +80,12 @@ def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         seen[who] = (lang, _texts(page, base, match))
+        if game == "hanabi":  # a replay draws the hand, not a live table's buttons and keys
+            page.locator("#replay-actions button[data-step='1']").click()
+            page.wait_for_function("() => document.getElementById('game').dataset.step === '1'")
+            assert page.locator("#game .hand-dock .cards").count() == 1, who
+            assert page.locator("#game button.play, #game button.discard").count() == 0, who
+            assert page.locator("#hanabi-shortcuts").count() == 0, who
         context.close()
     assert errors == []
     for who in ("stranger", "other seat"):

@@ -208,14 +208,15 @@ function myHand(ctx, message) {
         el("button", { class: "card-button note-button", onclick: () => { editing.card = c.id; editing.focus = "note-input"; ctx.rerender(); },
           dataset: { focusKey: `note-${c.id}`, slot: i + 1 }, "aria-expanded": editing.card === c.id ? "true" : "false" },
         slotFigure(ctx, view, c, i, { mine: true, notes }), el("span", { class: "visually-hidden" }, ` ${t("hanabi.note")}`)),
-        view.over ? null : el("div", { class: "card-actions" },
+        // a replay shows the hand, not the buttons of a live table (nobody can press them)
+        view.over || ctx.replay ? null : el("div", { class: "card-actions" },
           el("button", { class: "play", disabled: !canPlay, onclick: () => ctx.send(play), dataset: { focusKey: `play-${c.id}`, slot: i + 1 },
             "aria-keyshortcuts": "P" }, t("hanabi.play")),
           el("button", { class: "secondary discard", disabled: !canDiscard, onclick: () => ctx.send(discard), dataset: { focusKey: `discard-${c.id}`, slot: i + 1 },
             "aria-keyshortcuts": "D" }, t("hanabi.discard_action"))));
     })),
     editing.card !== null ? noteEditor(ctx, message, editing.card, hand.findIndex((c) => c.id === editing.card)) : null,
-    !view.over ? el("p", { class: "shortcuts muted", id: "hanabi-shortcuts" }, t(mine ? "hanabi.shortcuts" : "hanabi.shortcuts_wait")) : null);
+    !view.over && !ctx.replay ? el("p", { class: "shortcuts muted", id: "hanabi-shortcuts" }, t(mine ? "hanabi.shortcuts" : "hanabi.shortcuts_wait")) : null);
 }
 
 // ------------------------------------------------------------------------ the table
