@@ -96,3 +96,45 @@ def run_results(server, player, table_id) -> dict:
         finally:
             await client.close()
     return run(look())
+
+
+def over(state: dict) -> bool:
+    return state["view"]["phase"] == "over"
+
+
+async def play_to_the_end(ws_base: str, players: list, table_id: str) -> dict:
+    """Each seat to act takes its first legal action until the game is over."""
+    from tests.browser.comfort import act, connect, settle
+
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for _ in range(3000):
+            state = await settle(clients)
+            if over(state):
+                return state
+            mover = next(c for c in clients if c.state["seat"] in c.state["to_act"]
+                         and c.state["legal_actions"])
+            await act(mover, mover.state["legal_actions"][0])
+        raise AssertionError("the game never ended")
+    finally:
+        for c in clients:
+            await c.close()
+
+
+def test_a_lone_winner_is_named_in_the_singular(shared_server, browser) -> None:
+    """Three players each play alone: one of them wins, "Winner: Cleo" ("Gana: Cleo"), not
+    "Winners: Cleo" ("Ganan: Cleo"). (A team still wins in the plural: the count is of
+    seats.)"""
+    players, table_id = pinned_table(shared_server.url, 3, 3, ["Ana", "Beto", "Cleo"])
+    state = run(play_to_the_end(shared_server.ws_url, players, table_id))
+    points = state["view"]["points"]
+    assert points.count(max(points)) == 1, points  # the pinned game has one winner
+    winner = ["Ana", "Beto", "Cleo"][points.index(max(points))]
+    for viewport, lang, verdict in ((PHONE, "es", f"Gana: {winner}"),
+                                    (LAPTOP, "en", f"Winner: {winner}")):
+        page = open_seat(browser, shared_server.url, players[0], table_id, viewport, lang)
+        try:
+            assert page.locator(".bg-final .verdict").inner_text() == verdict
+            assert not page.errors, page.errors
+        finally:
+            page.context.close()

@@ -174,9 +174,11 @@ function finalSection(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const top = Math.max(...view.points);
-  const winners = view.points.map((p, team) => (p === top ? teamLabel(ctx, view, team) : null)).filter(Boolean);
+  const winners = view.points.map((p, team) => (p === top ? team : null)).filter((team) => team !== null);
+  // "Winner: Cleo" alone (3 players), "Winners:" for a team or a tie: as many as the seats
+  const seats = winners.reduce((n, team) => n + view.teams[team].length, 0);
   return el("section", { class: "card final bg-final", role: "status" },
-    el("h2", { class: "verdict" }, t(`${P}.label.winners`, { players: winners.join(" · ") })),
+    el("h2", { class: "verdict" }, t(`${P}.label.winners`, { n: seats, players: winners.map((team) => teamLabel(ctx, view, team)).join(" · ") })),
     scoreChart(ctx, { title: t(`${P}.label.chart`), names: view.points.map((_, team) => teamLabel(ctx, view, team)),
       rounds: view.results.map((r) => r.points) }));
 }
