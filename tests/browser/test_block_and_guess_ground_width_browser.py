@@ -3,8 +3,8 @@ board's ground strip is 12 px or more on screen. At 900 px the page's side colum
 the game 556 px, and the boards sat side by side as if the window were the game's: the
 workbench's board beside its tools was 254 px wide, a watched build 240 px, their word
 9 px. Now they go side by side only where the game's own width has room (container
-queries), and stack under that; the workbench still fits one laptop screen with Submit,
-the guessed build with its answers."""
+queries, and a grid of columns at least 23rem wide), and stack under that; the workbench
+still fits one laptop screen with Submit, the guessed build with its answers."""
 
 from __future__ import annotations
 

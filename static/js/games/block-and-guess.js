@@ -132,8 +132,7 @@ function buildsSection(ctx, message) {
   const order = [...view.builds].filter((b) => !(building && b.builder === me))
     .sort((a, b) => (b.builder === me) - (a.builder === me));
   if (!order.length) return null;
-  // in a wrapper: the grid's columns follow the wrapper's width (a container query)
-  return el("div", { class: "bg-builds-wrap" }, el("div", { class: "bg-builds" }, order.map((build) => {
+  return el("div", { class: "bg-builds" }, order.map((build) => {
     const title = build.builder === me ? t(`${P}.label.your_board`) : t(`${P}.label.board_of`, { player: ctx.seatName(build.builder) });
     const live = view.phase === "build" && build.in_play && !build.submitted;
     const board = boardSvg(ctx, view, build, { label: title, frame: live ? liveFrame(view, build) : frame(view, build, { fit: true }) });
@@ -142,7 +141,7 @@ function buildsSection(ctx, message) {
     return el("section", { class: "card bg-build", dataset: { builder: String(build.builder) } },
       el("h2", {}, title), buildStatus(ctx, view, build), board,
       wrong.length ? el("p", { class: "bg-building-note muted" }, wrong.map((r) => t(`${P}.reason.${r.code}`)).join(" · ")) : null);
-  })));
+  }));
 }
 
 function waitingNotes(ctx, message) {
