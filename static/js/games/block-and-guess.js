@@ -34,10 +34,24 @@ function statusSection(ctx, message) {
     construction && view.phase !== "over" ? el("p", { class: "bg-construction" },
       el("strong", {}, `${t(`${P}.card.title`, { n: construction.card })}: `), t(`${P}.card.${construction.card}`)) : null,
     mode,
+    lastRound(ctx, view),
     el("h2", {}, t(`${P}.label.scores`)),
     el("ul", { class: "bg-scores" }, view.points.map((points, team) =>
       el("li", { class: view.my_team === team ? "mine" : "" }, `${teamLabel(ctx, view, team)}: `,
         el("strong", {}, t(`${P}.label.points`, { n: points }))))));
+}
+
+// How the round before went, in the status card while the next one is in its first stage:
+// its last guess starts the next round at once, and the guesser's page turns to it (to the
+// draft, if they build next) without a word on whether they were right.
+function lastRound(ctx, view) {
+  const { el, t } = ctx;
+  const last = view.results[view.results.length - 1];
+  if (!last || view.phase === "over" || view.stage !== 1 || last.round !== view.round - 1) return null;
+  return el("div", { class: "bg-last" }, el("h3", {}, t(`${P}.label.last_round`, { round: last.round })),
+    el("ul", {}, last.builds.map((b) => el("li", {},
+      `${t(`${P}.label.board_of`, { player: ctx.seatName(b.builder) })}: ${b.target}. ${named(b.name)} · `,
+      el("strong", {}, t(`${P}.label.result.${b.result}`))))));
 }
 
 function clueSection(ctx, view, me) {
@@ -67,9 +81,15 @@ function draftSection(ctx, message) {
   const prompt = d.picker === me
     ? (d.to === me ? t(`${P}.label.draft_you_keep`) : t(`${P}.label.draft_you_give`, { player: ctx.seatName(d.to) }))
     : t(`${P}.label.draft_other`, { player: ctx.seatName(d.picker), to: ctx.seatName(d.to) });
+  // the picker is a builder, who knows what each build in play is to be (the view gives a
+  // target to those who may know it): which block to give depends on it
+  const targets = d.picker === me ? view.builds.filter((b) => b.in_play && b.target !== null).map((b) =>
+    (b.builder === me ? t(`${P}.label.draft_you_build`, { object: objectLabel(view, b.target) })
+      : t(`${P}.label.draft_builds`, { player: ctx.seatName(b.builder), object: objectLabel(view, b.target) }))) : [];
   const parts = [
     el("h2", {}, t(`${P}.label.pool`)),
     el("p", { class: "bg-prompt" }, prompt),
+    targets.length ? el("p", { class: "bg-draft-targets" }, targets.join(" · ")) : null,
     el("div", { class: "bg-pool" }, view.pool.map((b) => {
       const type = view.block_types[b];
       const label = blockName(ctx, type);
@@ -153,9 +173,11 @@ function finalSection(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const top = Math.max(...view.points);
-  const winners = view.points.map((p, team) => (p === top ? teamLabel(ctx, view, team) : null)).filter(Boolean);
+  const winners = view.points.map((p, team) => (p === top ? team : null)).filter((team) => team !== null);
+  // "Winner: Cleo" alone (3 players), "Winners:" for a team or a tie: as many as the seats
+  const seats = winners.reduce((n, team) => n + view.teams[team].length, 0);
   return el("section", { class: "card final bg-final", role: "status" },
-    el("h2", { class: "verdict" }, t(`${P}.label.winners`, { players: winners.join(" · ") })),
+    el("h2", { class: "verdict" }, t(`${P}.label.winners`, { n: seats, players: winners.map((team) => teamLabel(ctx, view, team)).join(" · ") })),
     scoreChart(ctx, { title: t(`${P}.label.chart`), names: view.points.map((_, team) => teamLabel(ctx, view, team)),
       rounds: view.results.map((r) => r.points) }));
 }

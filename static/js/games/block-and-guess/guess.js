@@ -68,8 +68,13 @@ export function questionBox(ctx, message) {
   const view = message.view;
   const build = view.builds.find((b) => b.builder === message.seat);
   if (view.phase !== "guess" || !build || !build.question) return null;
+  // the build in the box, with the buttons: which side is its front is read off it (on a
+  // phone the builds below were a long scroll away)
+  const board = boardSvg(ctx, view, build, { label: t(`${P}.label.your_board`), frame: frame(view, build, { fit: true }) });
+  board.id = `bg-front-board-${build.builder}`;
   const dock = handDock(ctx, { label: t(`${P}.label.question_dock`) },
     el("h2", {}, t(`${P}.label.question`)),
+    el("div", { class: "bg-front-stage" }, board),
     el("div", { class: "row" },
       button(ctx, { type: "mark_front", side: "left" }, "front-left", `◀ ${t(`${P}.action.mark_left`)}`),
       button(ctx, { type: "mark_front", side: "right" }, "front-right", `${t(`${P}.action.mark_right`)} ▶`)));
