@@ -180,6 +180,16 @@ async def split_turns(ws_base: str, players: list[ApiClient], table_id: str,
             await c.close()
 
 
+def finished_table(base: str, ws_base: str, game: str, seed: int = 5
+                   ) -> tuple[list[ApiClient], str]:
+    """A table of ``game`` at its fewest seats (P0, P1, ...), played to its end by random
+    legal moves: its players, seat order, and its id (a finished match, for replays)."""
+    players = [ApiClient(base, f"P{i}") for i in range(min_players(base)[game])]
+    table_id = new_table(players, game, start=True)
+    run(finish(ws_base, players, table_id, random.Random(seed)))
+    return players, table_id
+
+
 async def finish(ws_base: str, players: list[ApiClient], table_id: str,
                  rng: random.Random, max_moves: int = 6000) -> None:
     """Random legal moves by every seat until the table is finished."""

@@ -7,16 +7,14 @@ to the same seat, is in the list, and the page has no second log."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
 from app.games import ENGINES
 from app.i18n import catalogue
-from tests.browser.comfort import LAPTOP, OPTIONS, PHONE, load_table, open_as, run
+from tests.browser.comfort import LAPTOP, PHONE, finished_table, load_table, open_as
 from tests.support.browser import launch_chromium
-from tests.support.client import ApiClient, connect_and_start, play_to_end, seat_players
 
 pytestmark = pytest.mark.browser
 
@@ -27,18 +25,6 @@ def browser():
         yield chromium
 
 
-def _finished(base: str, ws: str, game: str) -> tuple[list[ApiClient], str]:
-    async def play() -> tuple[list[ApiClient], str]:
-        players, table, _ = seat_players(base, game, ENGINES[game].min_players,
-                                         OPTIONS.get(game))
-        clients = await connect_and_start(ws, players, table)
-        await play_to_end(clients, random.Random(5))
-        for c in clients:
-            await c.close()
-        return players, table["id"]
-
-    return run(play())
-
 
 @pytest.mark.parametrize(("game", "viewport", "lang"), [
     (game, viewport, lang) for k, game in enumerate(sorted(ENGINES))
@@ -46,7 +32,7 @@ def _finished(base: str, ws: str, game: str) -> tuple[list[ApiClient], str]:
 def test_the_list_of_moves_holds_the_whole_log(shared_server, browser, game, viewport,
                                                lang) -> None:
     base = shared_server.url
-    players, match = _finished(base, shared_server.ws_url, game)
+    players, match = finished_table(base, shared_server.ws_url, game)
     then = catalogue(lang)["replay.step_then"]
     prefix, suffix = then.split("{text}")
     context = open_as(browser, base, players[0], viewport, lang)

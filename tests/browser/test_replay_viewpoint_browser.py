@@ -8,16 +8,15 @@ they draw as "you", true at a table, not on a replay anyone may watch. Now the m
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 
 import pytest
 
 from app.games import ENGINES
-from tests.browser.comfort import LAPTOP, OPTIONS, PHONE, open_as, run
+from tests.browser.comfort import LAPTOP, PHONE, finished_table, open_as
 from tests.support.browser import launch_chromium
-from tests.support.client import ApiClient, connect_and_start, play_to_end, seat_players
+from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
@@ -34,18 +33,6 @@ def browser():
     with launch_chromium() as chromium:
         yield chromium
 
-
-def _finished(base: str, ws: str, game: str) -> tuple[list[ApiClient], str]:
-    async def play() -> tuple[list[ApiClient], str]:
-        players, table, _ = seat_players(base, game, ENGINES[game].min_players,
-                                        OPTIONS.get(game))
-        clients = await connect_and_start(ws, players, table)
-        await play_to_end(clients, random.Random(5))
-        for c in clients:
-            await c.close()
-        return players, table["id"]
-
-    return run(play())
 
 
 def _texts(page, base: str, match: str) -> str:
@@ -69,7 +56,7 @@ def _texts(page, base: str, match: str) -> str:
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None:
     base = shared_server.url
-    players, match = _finished(base, shared_server.ws_url, game)
+    players, match = finished_table(base, shared_server.ws_url, game)
     errors: list[str] = []
     stranger = ApiClient(base, "Zoe")
     seen = {}
