@@ -543,6 +543,42 @@ $("chat-form").addEventListener("submit", (event) => {
   if (socket.send({ type: "chat", text })) chatSent = { text, at: performance.now() };
 });
 
+// A press on a control that an update redraws before its release: the pressed button leaves
+// the page and the browser sends no click, so a tap at that instant was lost (Allegra's
+// Knock during the knock window, where each other player's answer redraws the page; any
+// game's control when another player moves). The release over the control drawn again in
+// its place (the same data-focus-key: the same move, still legal) acts as the click would
+// have. A mouse and the space key only: a finger's tap is aimed when it ends and already
+// lands on the new control.
+let pressed = null;
+const control = (node) => (node instanceof Element ? node.closest("button[data-focus-key]") : null);
+function releaseOnRedrawn(was, now) {
+  if (!was || was.node.isConnected) return; // not redrawn: the browser's own click follows
+  if (now && $("game").contains(now) && now.dataset.focusKey === was.key && !now.disabled) now.click();
+}
+$("game").addEventListener("pointerdown", (event) => {
+  const node = event.pointerType === "mouse" && event.button === 0 ? control(event.target) : null;
+  pressed = node ? { key: node.dataset.focusKey, node } : null;
+}, true);
+$("game").addEventListener("pointerup", (event) => {
+  const was = pressed;
+  pressed = null;
+  if (event.pointerType === "mouse" && event.button === 0) releaseOnRedrawn(was, control(event.target));
+}, true);
+$("game").addEventListener("keydown", (event) => {
+  if (event.key !== " " || event.repeat) return;
+  const node = control(event.target);
+  pressed = node ? { key: node.dataset.focusKey, node } : null;
+}, true);
+// render() kept the focus on the control with the same key; its keyup reaches the
+// document, not the board, if the focus fell elsewhere
+$("game").addEventListener("keyup", (event) => {
+  if (event.key !== " ") return;
+  const was = pressed;
+  pressed = null;
+  releaseOnRedrawn(was, control(document.activeElement));
+}, true);
+
 // A key held down makes one move: Enter acts on every keydown, the repeats of a held key
 // too, and after a move the focus may go on to the game's next step (Ikebana's Keep after
 // Draw), which a held Enter would then press unseen. Its repeats act on nothing in the game

@@ -394,51 +394,6 @@ function finalSection(ctx, message) {
 
 // ------------------------------------------------------------------------ entry points
 
-// A press on a control that an update redraws before its release: the pressed button leaves
-// the page and the browser sends no click, so during the knock window (each other player's
-// answer redraws the page) a tap on Knock at that instant was lost. The release over the
-// control drawn again in its place (the same data-focus-key: the same move, still legal)
-// now acts as the click would have. A mouse and the space key only: a finger's tap is
-// aimed when it ends and already lands on the new control.
-const watched = new WeakSet();
-let pressed = null;
-
-function control(node) {
-  return node instanceof Element ? node.closest("button[data-focus-key]") : null;
-}
-
-function releaseOnRedrawn(root, was, now) {
-  if (!was || was.node.isConnected) return; // not redrawn: the browser's own click follows
-  if (now && root.contains(now) && now.dataset.focusKey === was.key && !now.disabled) now.click();
-}
-
-function keepPresses(root) {
-  if (watched.has(root)) return;
-  watched.add(root);
-  root.addEventListener("pointerdown", (event) => {
-    const node = event.pointerType === "mouse" && event.button === 0 ? control(event.target) : null;
-    pressed = node ? { key: node.dataset.focusKey, node } : null;
-  }, true);
-  root.addEventListener("pointerup", (event) => {
-    const was = pressed;
-    pressed = null;
-    if (event.pointerType === "mouse" && event.button === 0) releaseOnRedrawn(root, was, control(event.target));
-  }, true);
-  root.addEventListener("keydown", (event) => {
-    if (event.key !== " " || event.repeat) return;
-    const node = control(event.target);
-    pressed = node ? { key: node.dataset.focusKey, node } : null;
-  }, true);
-  // the update kept the focus on the control with the same key (table.js); its keyup
-  // reaches the document, not this root, if the focus fell elsewhere
-  root.addEventListener("keyup", (event) => {
-    if (event.key !== " ") return;
-    const was = pressed;
-    pressed = null;
-    releaseOnRedrawn(root, was, control(document.activeElement));
-  }, true);
-}
-
 export function render(root, message, ctx) {
   const { el, t } = ctx;
   const view = message.view;
@@ -452,7 +407,6 @@ export function render(root, message, ctx) {
   }
   const rctx = { ...ctx, rerender: () => redrawKeepingFocus(root, () => render(root, message, ctx)) };
   tick(ctx);
-  keepPresses(root);
   const { parts, buttons } = piles(rctx, message);
   const actions = [...buttons, ...actionPanel(rctx, message)];
   const mine = message.seat !== null && message.to_act.includes(message.seat);
