@@ -103,9 +103,29 @@ def suite_env(environ: dict[str, str] | os._Environ[str]) -> dict[str, str]:
     return env
 
 
+# options by which a caller already chose how pytest spreads (or cannot spread) the run
+_OWN_SPREAD = ("-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace")
+
+
+def spread(pytest_args: list[str], cores: int) -> list[str]:
+    """The suite's files spread over the machine's cores, whole files per worker (pytest-xdist,
+    ``--dist loadfile``): a file's module fixtures (one server, one browser) serve all its
+    tests in one process. Most of a test's time is waiting on a server or a browser, so one
+    worker a core keeps both cores busy; more workers than cores (at most four) would only
+    make the tests that measure a wait race each other. A caller's own ``-n``, ``--dist``,
+    ``-p`` or ``--pdb`` wins; LUDOTECA_TEST_WORKERS=1 runs everything in one process."""
+    if any(arg.split("=")[0] in _OWN_SPREAD or arg.startswith("-n") for arg in pytest_args):
+        return pytest_args
+    workers = int(os.environ.get("LUDOTECA_TEST_WORKERS", "0")) or min(cores, 4)
+    if workers <= 1:
+        return pytest_args
+    return ["-n", str(workers), "--dist", "loadfile", *pytest_args]
+
+
 def test(pytest_args: list[str]) -> int:
     prepare_test_machine()
-    return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT,
+    args = spread(pytest_args, len(os.sched_getaffinity(0)))
+    return subprocess.call([sys.executable, "-m", "pytest", *args], cwd=ROOT,
                            env=suite_env(os.environ))
 
 
