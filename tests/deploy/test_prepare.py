@@ -92,3 +92,36 @@ def test_the_suite_caches_compiled_modules_even_where_bytecode_writing_is_off(
                    check=True)
     assert list((tmp_path / "cache").rglob("probe_module.*.pyc"))
     assert not (source / "__pycache__").exists()  # nothing beside the sources
+
+
+def test_the_suite_spreads_its_files_over_the_cores_unless_told_otherwise(
+        tmp_path: Path, monkeypatch) -> None:
+    """``spread``: one worker a core (at most four), whole files per worker; a caller's own
+    choice of workers, a debugger, or LUDOTECA_TEST_WORKERS=1 keeps it as asked."""
+    monkeypatch.delenv("LUDOTECA_TEST_WORKERS", raising=False)
+    assert cli.spread(["-q"], 2) == ["-n", "2", "--dist", "loadfile", "-q"]
+    assert cli.spread([], 16)[:2] == ["-n", "4"]
+    assert cli.spread(["-q"], 1) == ["-q"]
+    for own in (["-n", "3"], ["-n3"], ["--numprocesses=2"], ["--pdb"], ["-p", "no:xdist"]):
+        assert cli.spread(["tests/x.py", *own], 2) == ["tests/x.py", *own]
+    monkeypatch.setenv("LUDOTECA_TEST_WORKERS", "1")
+    assert cli.spread(["-q"], 2) == ["-q"]
+    monkeypatch.setenv("LUDOTECA_TEST_WORKERS", "3")
+    assert cli.spread(["-q"], 2)[:2] == ["-n", "3"]
+
+    # for real: two files, each on a worker of its own, each file's tests in one worker
+    for name in ("a", "b"):
+        (tmp_path / f"test_{name}.py").write_text(
+            "import os, time\n"
+            "def test_one():\n"
+            f"    open('{tmp_path}/{name}1', 'w').write(os.environ['PYTEST_XDIST_WORKER'])\n"
+            "    time.sleep(1)\n"
+            "def test_two():\n"
+            f"    open('{tmp_path}/{name}2', 'w').write(os.environ['PYTEST_XDIST_WORKER'])\n")
+    monkeypatch.delenv("LUDOTECA_TEST_WORKERS")
+    args = cli.spread(["-q", "--rootdir", str(tmp_path), str(tmp_path)], 2)
+    subprocess.run([sys.executable, "-m", "pytest", *args], check=True, cwd=tmp_path,
+                   capture_output=True)
+    workers = {name: (tmp_path / name).read_text() for name in ("a1", "a2", "b1", "b2")}
+    assert workers["a1"] == workers["a2"] and workers["b1"] == workers["b2"]
+    assert workers["a1"] != workers["b1"]
