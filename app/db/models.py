@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from app.db.types import UTCDateTime
@@ -61,6 +71,10 @@ class GameTable(Base):
                                                             nullable=True)
     branch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     branch_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # how long nobody had been at the table when its server stopped (written at a graceful
+    # stop, read and cleared when the table is brought back): a restart does not give a
+    # table nobody comes to a fresh hour (app/tables/registry.py, the janitor)
+    idle_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"

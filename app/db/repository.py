@@ -402,6 +402,29 @@ class Repository:
                             .where(GameTable.status.in_(("waiting", "playing")))
                             .values(owner_epoch=GameTable.owner_epoch + 1))
 
+    async def note_idle(self, idle: list[tuple[str, int, float]]) -> None:
+        """At a graceful stop: (table id, owner epoch, seconds nobody has been at it) for
+        each live table nobody is at; a table another process has taken over since is left
+        as that process keeps it."""
+        if not idle:
+            return
+        columns = GameTable.__table__.c
+        async with self.engine.begin() as conn:
+            for table_id, epoch, seconds in idle:
+                await conn.execute(update(GameTable)
+                                   .where(columns.id == table_id, columns.owner_epoch == epoch)
+                                   .values(idle_seconds=seconds))
+
+    async def forget_idle(self, table_ids: list[str]) -> None:
+        """The idle time noted at the last stop has been read back: cleared, so a later crash
+        (which notes nothing) does not charge it a second time."""
+        columns = GameTable.__table__.c
+        async with self.engine.begin() as conn:
+            for start in range(0, len(table_ids), 500):
+                await conn.execute(update(GameTable)
+                                   .where(columns.id.in_(table_ids[start:start + 500]))
+                                   .values(idle_seconds=None))
+
     async def active_table_ids(self) -> list[str]:
         """The ids of every waiting or playing table (a cluster's sweep, every few seconds:
         one Core statement, no ORM session)."""

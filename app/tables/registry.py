@@ -274,6 +274,8 @@ class Registry:
                 await self.cluster.release(table_id)
                 return None
             actor = await self._actor_from_row(row)
+            if row.idle_seconds is not None:
+                await self.repo.forget_idle([row.id])
         except BaseException:
             await self.cluster.release(table_id)
             raise
@@ -419,6 +421,7 @@ class Registry:
         await self.repo.take_over_active()
         rows = await self.repo.active_tables()
         restored = 0
+        noted = [row.id for row in rows if row.idle_seconds is not None]
         for row in rows:
             if row.game not in ENGINES:
                 log.error("table %s: game %s is not installed; skipped", row.id, row.game)
@@ -431,6 +434,8 @@ class Registry:
                     hosted.note(row.id, actor.table.host_id, actor.table.status.value)
             except Exception:  # noqa: BLE001 - one bad table must not stop the server
                 log.exception("table %s could not be restored from its log", row.id)
+        if noted:
+            await self.repo.forget_idle(noted)
         return restored
 
     async def _actor_from_row(self, row: GameTable) -> TableActor:
@@ -458,7 +463,12 @@ class Registry:
             rematch = await self.repo.rematch_of(row.id)
             if rematch is not None:
                 table = evolve(table, rematch=rematch)
-        table, _left, _back = presence.track(evolve(table, presence=Presence(idle_since=t)), t)
+        # nobody is connected yet: idle from now, or for as long as nobody had been at the
+        # table when its server stopped (the downtime itself is charged to nobody)
+        live = row.status in ("waiting", "playing")
+        idle_since = t - (row.idle_seconds or 0.0) if live else t
+        table, _left, _back = presence.track(
+            evolve(table, presence=Presence(idle_since=idle_since)), t)
         chat = [chat_message(line, row.version) for line in await self.repo.chat_lines(row.id)]
         return TableActor(table, self.repo, chat=chat)
 
@@ -491,9 +501,23 @@ class Registry:
         return play.resume(evolve(table, clock=clock), rebuilt.state, history, t)
 
     async def shutdown(self) -> None:
+        await self._note_idle()
         # in a cluster the clients are told to reconnect: another process takes over
         for actor in list(self.actors.values()):
             await actor.stop(moved=self.cluster is not None)
+
+    async def _note_idle(self) -> None:
+        """How long nobody has been at each live table, stored before a graceful stop: the
+        janitor counts on from there after the restart, where a waiting table nobody came
+        to got a fresh hour after every restart (a crash notes nothing: idle from the
+        restart, as before). A table with someone at it notes nothing: they reconnect."""
+        idle = [(actor.table.id, actor.table.setup.epoch, actor.idle_for())
+                for actor in self.actors.values()
+                if actor.table.status in LIVE and not actor.table.presence.busy]
+        try:
+            await self.repo.note_idle(idle)
+        except Exception:  # noqa: BLE001 - a stop must go on: idle from the restart then
+            log.exception("the idle tables' times could not be noted")
 
 
 def chat_message(row: Any, version: int) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.types import UTCDateTime
 from tests.support.client import (
@@ -53,6 +55,18 @@ def assert_no_server_error(responses: list[httpx.Response]) -> None:
     for r in responses:
         if r.request.url.path.startswith("/api/") and r.status_code >= 400:
             assert r.json()["code"], r.text  # errors are our JSON errors, never bare
+
+
+async def idle_noted(database_url: str) -> dict[str, float]:
+    """The idle times a server noted in storage when it stopped (app/tables/registry.py)."""
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(text(
+                "SELECT id, idle_seconds FROM tables WHERE idle_seconds IS NOT NULL"))
+            return {row.id: row.idle_seconds for row in rows}
+    finally:
+        await engine.dispose()
 
 
 @pytest.mark.asyncio
@@ -112,7 +126,16 @@ async def test_restart_with_every_kind_of_table_then_new_ones(server) -> None:
     people = [life_players[0].id, voters[2].id]
 
     for kill in (True, False):
-        server.restart(kill=kill)
+        server.stop(kill=kill)
+        noted = await idle_noted(server.database_url)
+        if kill:  # a crash notes nothing: idle from the restart
+            assert noted == {}
+        else:  # a graceful stop notes how long nobody has been at each live table
+            assert {waiting["id"], private["id"], playing["id"], chess["id"]} <= set(noted)
+            assert all(0 <= seconds < 600 for seconds in noted.values()), noted
+            assert finished["id"] not in noted and resigned["id"] not in noted
+        server.start()
+        assert await idle_noted(server.database_url) == {}  # read back, then cleared
         newcomer = ApiClient(server.url, "Nueva")
         fresh = newcomer.create_table("hanabi", 2)
         ids.append(fresh["id"])
