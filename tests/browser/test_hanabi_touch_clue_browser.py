@@ -87,7 +87,8 @@ def test_a_tap_chooses_a_clue_and_a_second_tap_sends_it(shared_server, browser) 
     page.on("pageerror", lambda error: errors.append(str(error)))
     load_table(page, base, table_id)
     # the settings say how the sixth colour takes clues, not a bare "Sí"
-    assert "solo la pista «multicolor» señala" in page.text_content("#table-settings-list")
+    settings = page.text_content("#table-settings-list")
+    assert "solo la pista «multicolor» señala sus cartas" in settings
     assert tagged(page, "#game .hand") == [] and tagged(page, "#my-hand") == []  # the deal
 
     rank = beto_hand[0]["rank"]
