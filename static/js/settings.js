@@ -32,8 +32,13 @@ export function optionLabel(option, short = false) {
   return short && window.I18N[key] ? t(key) : t(`option.${option.name}`);
 }
 
+// a yes or no, unless the catalogue says more for that value ("option.<name>.true": what
+// the option being on means, e.g. how Hanabi's multicolour cards take clues)
 export function valueText(option, value) {
-  if (option.type === "bool") return t(value ? "option.yes" : "option.no");
+  if (option.type === "bool") {
+    const key = `option.${option.name}.${value ? "true" : "false"}`;
+    return window.I18N[key] ? t(key) : t(value ? "option.yes" : "option.no");
+  }
   if (option.choices) return choiceLabel(option, value);
   return String(value);
 }

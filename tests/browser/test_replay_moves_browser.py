@@ -61,5 +61,8 @@ def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game)
     if game == "hanabi":  # each move names its card (a colour) or its clue's target
         assert all(re.search(r"→|rojo|verde|azul|blanco|amarillo|negro|multicolor", m)
                    for m in moves), moves[:5]
+        # a play or a discard says which slot its card left, as the log does
+        cards = [m for m in moves if "→" not in m]
+        assert cards and all(re.search(r" de la posición [1-5]\b", m) for m in cards), cards[:5]
     if game == "block-and-guess":  # the blocks by their names, not their numbers
         assert not any(re.search(r"#\d", m) for m in moves), [m for m in moves if "#" in m][:5]

@@ -283,7 +283,7 @@ class HanabiEngine(BaseEngine):
         raise IllegalAction("no_such_card", "that card is not in your hand")
 
     def _play(self, state: HanabiState, seat: int, card: Card) -> list[Event]:
-        state.hands[seat].remove(card)
+        slot = self._take(state, seat, card)
         fireworks = state.fireworks()
         success = fireworks[card.color] == card.rank - 1
         regained = False
@@ -295,25 +295,39 @@ class HanabiEngine(BaseEngine):
         else:
             state.discard.append(card)
             state.fuses -= 1
-        entry = {"type": "play", "seat": seat, "card": card.face(), "success": success,
-                 "clue_regained": regained, "fuses": state.fuses}
-        state.log.append(entry)
-        events = [Event("play", {k: v for k, v in entry.items() if k != "type"})]
+        entry = {"type": "play", "seat": seat, "card": card.face(), "slot": slot,
+                 "success": success, "clue_regained": regained, "fuses": state.fuses}
         if state.fuses == 0:
             state.over = "strikeout"
-            return events
-        if all(h == 5 for h in state.fireworks().values()):
+        elif all(h == 5 for h in state.fireworks().values()):
             state.over = "perfect"
-            return events
-        return events + self._draw(state, seat)
+        return self._log_and_draw(state, seat, entry)
 
     def _discard(self, state: HanabiState, seat: int, card: Card) -> list[Event]:
-        state.hands[seat].remove(card)
+        slot = self._take(state, seat, card)
         state.discard.append(card)
         state.clues += 1
-        entry = {"type": "discard", "seat": seat, "card": card.face()}
+        entry = {"type": "discard", "seat": seat, "card": card.face(), "slot": slot}
+        return self._log_and_draw(state, seat, entry)
+
+    @staticmethod
+    def _take(state: HanabiState, seat: int, card: Card) -> int:
+        """Take ``card`` out of its holder's hand; returns the slot it was in, as the hand
+        is shown and clue slots are counted (1 = oldest, left): public, like the card."""
+        hand = state.hands[seat]
+        slot = hand.index(card) + 1
+        hand.remove(card)
+        return slot
+
+    def _log_and_draw(self, state: HanabiState, seat: int, entry: JSON) -> list[Event]:
+        """A play or discard logged, then its holder's draw (none once the game is over or
+        the deck is empty). The entry says which card id was drawn (``drew``, else None):
+        ids are public (a draw's redacted event shows it to its drawer), and it is what
+        lets every seat mark the card each hand drew last."""
+        draw = [] if state.over else self._draw(state, seat)
+        entry["drew"] = state.hands[seat][-1].id if draw else None
         state.log.append(entry)
-        return [Event("discard", {"seat": seat, "card": card.face()}), *self._draw(state, seat)]
+        return [Event(entry["type"], {k: v for k, v in entry.items() if k != "type"}), *draw]
 
     def _clue(self, state: HanabiState, seat: int, action: Action) -> list[Event]:
         require(state.clues > 0, "no_clues", "there is no clue token left")

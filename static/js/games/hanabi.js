@@ -114,7 +114,18 @@ function saveNote(tableId, cardId, text) {
 
 // ------------------------------------------------------------------------ hands
 
-function slotFigure(ctx, view, card, index, { mine, notes }) {
+// The card each hand drew last: a hand is kept in draw order, so it is the hand's last card,
+// when a play or discard of the log drew it (``drew``: ids are public) rather than the deal.
+// Everyone sees which slot got a new card, the drawer's own face-down one too.
+function newestIds(view) {
+  const drawn = new Set();
+  for (const e of view.log) if (e.drew !== undefined && e.drew !== null) drawn.add(e.drew);
+  const newest = new Set();
+  for (const hand of view.hands) if (hand.length && drawn.has(hand[hand.length - 1].id)) newest.add(hand[hand.length - 1].id);
+  return newest;
+}
+
+function slotFigure(ctx, view, card, index, { mine, notes, newest }) {
   const { el, t } = ctx;
   const k = card.knowledge;
   const faceUp = !!card.color;
@@ -122,48 +133,82 @@ function slotFigure(ctx, view, card, index, { mine, notes }) {
   const label = faceUp ? `${cardLabel(ctx, card.color, card.rank)}${last ? ` (${t("hanabi.last_copy")})` : ""}. ${knowledgeText(ctx, k)}`
     : knowledgeText(ctx, k);
   const note = mine ? notes[card.id] : null;
-  return el("figure", { class: `slot${flash.ids.has(card.id) ? " clued-now" : ""}`, dataset: { card: card.id, slot: index + 1 } },
-    el("span", { class: "slot-number", "aria-hidden": "true" }, String(index + 1)),
+  const fresh = newest.has(card.id);
+  return el("figure", { class: `slot${flash.ids.has(card.id) ? " clued-now" : ""}${fresh ? " newest" : ""}`, dataset: { card: card.id, slot: index + 1 } },
+    el("span", { class: "slot-number", "aria-hidden": "true" }, String(index + 1),
+      fresh ? el("span", { class: "new-badge" }, t("hanabi.new_badge")) : null),
     faceUp ? cardFace(ctx, card.color, card.rank, { marks: last ? [lastCopyMark()] : [] }) : cardBack(ctx, k, `${t("hanabi.slot", { n: index + 1 })}: ${label}`),
-    el("figcaption", {}, knowledgeCaption(ctx, k), note ? el("span", { class: "note" }, note) : null));
+    el("figcaption", {}, fresh ? el("span", { class: "visually-hidden" }, `${t("hanabi.just_drawn")}: `) : null,
+      knowledgeCaption(ctx, k), note ? el("span", { class: "note" }, note) : null));
 }
+
+// A clue chosen by a touch, waiting for its confirmation (``clue-<seat>-<colour|number>``):
+// a finger cannot point at a button without pressing it, so on a touch screen the first
+// tap shows the clue's cards and a confirm button, and a second tap (or the confirm) sends
+// it. A mouse click and the keyboard send at once: they saw the cards on hover and focus.
+// (kept for the turn it was chosen in, at its table)
+const chosen = { table: null, turn: -1, key: null };
+let lastPointer = "";
+const touching = () => lastPointer === "touch" || lastPointer === "pen";
+const touchPress = (event) => event.detail !== 0 && touching();
 
 function otherHand(ctx, message, seat) {
   const { el, t } = ctx;
   const view = message.view;
   const hand = view.hands[seat];
-  const cards = el("div", { class: "cards" }, hand.map((c, i) => slotFigure(ctx, view, c, i, { mine: false })));
-  // Before you give a clue, the cards it would point at: pointing at a clue button (or
-  // tabbing to it) outlines them, and its description lists their slots. The faces are in
-  // plain view; a colour clue points at that colour only (multicolour is its own colour).
-  const preview = (touches) => (on) => () => {
-    cards.querySelectorAll(".slot").forEach((slot, i) => slot.classList.toggle("would-clue", on && touches(hand[i])));
-  };
-  const clueButton = (action, touches, cls, focusKey, ...label) => {
-    const show = preview(touches);
-    const slots = hand.flatMap((c, i) => (touches(c) ? [i + 1] : []));
-    return el("button", { class: `clue ${cls}`, onclick: () => ctx.send(action), dataset: { focusKey },
-      "aria-description": slotList(ctx, slots),
-      onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false) }, ...label);
-  };
-  const clueButtons = [];
+  const name = ctx.seatName(seat);
+  const cards = el("div", { class: "cards" }, hand.map((c, i) => slotFigure(ctx, view, c, i, { mine: false, newest: ctx.newest })));
+  const clues = []; // this hand's legal clues: [action, touches, class, focus key, label...]
   for (const color of view.colors) {
     const action = { type: "clue", target: seat, color };
     if (ctx.isLegal(action)) {
-      clueButtons.push(clueButton(action, (c) => c.color === color, `color-${color}`, `clue-${seat}-${color}`,
-        symbolSvg(color, 16, { fill: "#fff", stroke: "#1f2230" }), " ", colorName(ctx, color)));
+      clues.push([action, (c) => c.color === color, `color-${color}`, `clue-${seat}-${color}`,
+        symbolSvg(color, 16, { fill: "#fff", stroke: "#1f2230" }), " ", colorName(ctx, color)]);
     }
   }
   for (const rank of [1, 2, 3, 4, 5]) {
     const action = { type: "clue", target: seat, rank };
-    if (ctx.isLegal(action)) clueButtons.push(clueButton(action, (c) => c.rank === rank, "rank", `clue-${seat}-${rank}`, String(rank)));
+    if (ctx.isLegal(action)) clues.push([action, (c) => c.rank === rank, "rank", `clue-${seat}-${rank}`, String(rank)]);
   }
-  const title = t("hanabi.hand_of", { name: ctx.seatName(seat) });
+  const picked = chosen.table === message.table.id && chosen.turn === view.turns_taken ? clues.find((clue) => clue[3] === chosen.key) : undefined;
+  // Before you give a clue, the cards it would point at: pointing at a clue button (or
+  // tabbing to it, or a first tap on it) outlines them, and its description lists their
+  // slots. The faces are in plain view; a colour clue points at that colour only
+  // (multicolour is its own colour). A clue chosen by a tap stays outlined till it is sent.
+  const outline = (touches) => cards.querySelectorAll(".slot").forEach((slot, i) =>
+    slot.classList.toggle("would-clue", !!touches && touches(hand[i])));
+  // (a focus that follows a tap is no keyboard's: the button a cancel gives the focus back
+  // to outlines nothing)
+  const preview = (touches) => (on) => (event) => {
+    if (on && event.type === "focus" && touching()) return;
+    outline(on ? touches : picked && picked[1]);
+  };
+  if (picked) outline(picked[1]);
+  const send = (action) => { chosen.key = null; ctx.send(action); };
+  const choose = (key, focus) => { Object.assign(chosen, { table: message.table.id, turn: view.turns_taken, key }); editing.focus = focus; ctx.rerender(); };
+  const clueButton = ([action, touches, cls, focusKey, ...label]) => {
+    const show = preview(touches);
+    const slots = hand.flatMap((c, i) => (touches(c) ? [i + 1] : []));
+    const on = picked && picked[3] === focusKey;
+    return el("button", { class: `clue ${cls}${on ? " chosen" : ""}`, dataset: { focusKey },
+      onclick: (event) => (touchPress(event) && !on ? choose(focusKey, "clue-confirm") : send(action)),
+      "aria-description": slotList(ctx, slots), "aria-pressed": picked ? String(!!on) : null,
+      onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false) }, ...label);
+  };
+  const clueButtons = clues.map(clueButton);
+  const clueText = (action) => (action.color ? colorName(ctx, action.color) : t("hanabi.log.rank", { rank: action.rank }));
+  const title = t("hanabi.hand_of", { name });
   return el("section", { class: `card hand${view.turn === seat ? " acting" : ""}`, "aria-label": title },
     el("h3", {}, title),
     cards,
-    clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name: ctx.seatName(seat) }) },
-      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name: ctx.seatName(seat) })), clueButtons)
+    clueButtons.length ? el("div", { class: "clues", role: "group", "aria-label": t("hanabi.clue_to", { name }) },
+      el("span", { class: "clue-label" }, t("hanabi.clue_to", { name })), clueButtons,
+      picked ? el("div", { class: "clue-confirm" },
+        el("button", { class: "confirm", dataset: { focusKey: "clue-confirm" }, onclick: () => send(picked[0]) },
+          t("hanabi.clue_confirm", { clue: clueText(picked[0]), name })),
+        el("button", { class: "secondary", dataset: { focusKey: "clue-cancel" }, onclick: () => choose(null, picked[3]) },
+          t("hanabi.clue_cancel")),
+        el("p", { class: "muted" }, t("hanabi.clue_confirm_hint"))) : null)
       // your turn without a clue token: say why the clue buttons are gone
       : view.turn === message.seat && !view.over && view.clues === 0
         ? el("p", { class: "clues muted no-clues" }, t("hanabi.no_clues_left")) : null);
@@ -207,7 +252,7 @@ function myHand(ctx, message) {
       return el("div", { class: "my-slot" },
         el("button", { class: "card-button note-button", onclick: () => { editing.card = c.id; editing.focus = "note-input"; ctx.rerender(); },
           dataset: { focusKey: `note-${c.id}`, slot: i + 1 }, "aria-expanded": editing.card === c.id ? "true" : "false" },
-        slotFigure(ctx, view, c, i, { mine: true, notes }), el("span", { class: "visually-hidden" }, ` ${t("hanabi.note")}`)),
+        slotFigure(ctx, view, c, i, { mine: true, notes, newest: ctx.newest }), el("span", { class: "visually-hidden" }, ` ${t("hanabi.note")}`)),
         // a replay shows the hand, not the buttons of a live table (nobody can press them)
         view.over || ctx.replay ? null : el("div", { class: "card-actions" },
           el("button", { class: "play", disabled: !canPlay, onclick: () => ctx.send(play), dataset: { focusKey: `play-${c.id}`, slot: i + 1 },
@@ -339,14 +384,20 @@ export function render(root, message, ctx) {
   const { el, t } = ctx;
   const view = message.view;
   if (!view) { root.replaceChildren(); return; }
-  if (!keysBound) { document.addEventListener("keydown", onKey); keysBound = true; }
+  if (!keysBound) {
+    document.addEventListener("keydown", onKey);
+    // what pressed the clue button last (the click that follows does not always say)
+    document.addEventListener("pointerdown", (event) => { lastPointer = event.pointerType; }, true);
+    document.addEventListener("keydown", () => { lastPointer = "keyboard"; }, true);
+    keysBound = true;
+  }
   trackClue(message);
   if (flash.ids.size) {
     clearTimeout(flash.timer);
     flash.timer = setTimeout(() => { flash.ids = new Set(); for (const n of root.querySelectorAll(".clued-now")) n.classList.remove("clued-now"); },
       Math.max(0, flash.until - performance.now()));
   }
-  const rctx = { ...ctx, rerender: () => render(root, message, ctx) };
+  const rctx = { ...ctx, rerender: () => render(root, message, ctx), newest: newestIds(view) };
   const me = message.seat;
   const order = [];
   for (let i = 1; i <= view.seats; i++) order.push(((me ?? -1) + i + view.seats) % view.seats);
@@ -368,7 +419,18 @@ export function render(root, message, ctx) {
     const target = root.querySelector(editing.focus === "note-input" ? "#hanabi-note" : `[data-focus-key="${editing.focus}"]`);
     editing.focus = null;
     if (target) target.focus();
+    // a clue's confirm just shown: above your hand, which a phone pins over the page's foot
+    if (target && target.dataset.focusKey === "clue-confirm") showAboveDock(target.closest(".clue-confirm"));
   }
+}
+
+function showAboveDock(node) {
+  const dock = document.getElementById("my-hand");
+  const box = node.getBoundingClientRect();
+  const dockTop = dock ? dock.getBoundingClientRect().top : window.innerHeight;
+  // (a laptop's dock sits above the other hands: it covers nothing there)
+  const limit = dockTop > box.top ? Math.min(dockTop, window.innerHeight) : window.innerHeight;
+  if (box.bottom > limit) window.scrollBy({ top: box.bottom - limit + 8 });
 }
 
 function slotList(ctx, slots) {
@@ -389,12 +451,14 @@ export function entryLine(ctx, e) {
     return t("hanabi.log.clue", { giver: name(e.seat), target: name(e.target),
       clue: e.color ? t("color." + e.color) : t("hanabi.log.rank", { rank: e.rank }), slots: slotList(ctx, e.slots) });
   }
+  // a play or discard says which slot the card left (entries from before they did: not)
+  const moved = e.slot ? t("hanabi.log.card_from_slot", { card: card(e.card), n: e.slot }) : card(e.card);
   // a 5 completes its firework, and gives a clue token back when one was spent
   if (e.type === "play" && e.success && e.card.rank === 5) {
-    return t(e.clue_regained ? "hanabi.log.play_five_clue" : "hanabi.log.play_five", { seat: name(e.seat), card: card(e.card) });
+    return t(e.clue_regained ? "hanabi.log.play_five_clue" : "hanabi.log.play_five", { seat: name(e.seat), card: moved });
   }
-  if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: card(e.card) });
-  return t("hanabi.log.discard", { seat: name(e.seat), card: card(e.card) });
+  if (e.type === "play") return t(e.success ? "hanabi.log.play_ok" : "hanabi.log.play_bad", { seat: name(e.seat), card: moved });
+  return t("hanabi.log.discard", { seat: name(e.seat), card: moved });
 }
 
 export function logLines(message, ctx) {

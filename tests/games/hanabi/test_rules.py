@@ -982,3 +982,33 @@ def test_first_seat_option_lets_the_host_choose_who_starts() -> None:
         ENGINE.setup(2, {"first_seat": 3}, 99)
     with pytest.raises(BadOptions):
         ENGINE.setup(2, {"first_seat": "host"}, 99)
+
+
+# =========================================================================== slots and draws
+
+
+def test_a_play_and_a_discard_log_the_slot_the_card_left_and_the_card_drawn() -> None:
+    # slots as the hand is shown and clues count them: 1 = oldest (left), the newest last
+    state = make([["r1", "y1", "g2"], ["r3", "g1", "k3"]], ["b4", "b5"], clues=5)
+    after, events = ENGINE.apply(state, 0, {"type": "play", "card": 1})
+    entry = after.log[-1]
+    assert (entry["slot"], entry["drew"]) == (2, 6)
+    assert ids(after, 0) == [0, 2, 6]
+    # the move's event (what a replay lists) says the same to every seat
+    for seat in (None, 0, 1):
+        assert event_for(events, seat)[0]["slot"] == 2
+    after = act(after, 1, type="discard", card=5)
+    assert (after.log[-1]["type"], after.log[-1]["slot"], after.log[-1]["drew"]) == \
+        ("discard", 3, 7)
+    assert ids(after, 1) == [3, 4, 7]
+    # the deck is empty: nothing drawn
+    after = act(after, 0, type="discard", card=0)
+    assert (after.log[-1]["slot"], after.log[-1]["drew"]) == (1, None)
+
+
+def test_a_play_that_ends_the_game_draws_nothing() -> None:
+    state = make([["r2", "y1"], ["r1", "g1"]], ["k1", "k2"], fuses=1)
+    after = act(state, 0, type="play", card=0)
+    assert after.over == "strikeout"
+    assert (after.log[-1]["slot"], after.log[-1]["drew"]) == (1, None)
+    assert ids(after, 0) == [1]
