@@ -253,9 +253,12 @@ function renderLog() {
   list.scrollTop = list.scrollHeight;
   // a screen reader hears every line a move added (a rejection and the draw after it, a
   // round's scores), not only the last one; the newest line alone when the log was drawn
-  // anew (first load, reconnect). The board itself is not a live region.
+  // anew (first load, reconnect). The board itself is not a live region. A log that only
+  // updated a line in place (a run of small moves folded into one line: journal.js) says
+  // nothing new: it is not read again at each move.
   const newest = lines.length ? String(lines[lines.length - 1]) : "";
-  if (newest && newest !== lastAnnounced) {
+  const updatedOnly = !last.history && announcedLines > 0 && lines.length === announcedLines;
+  if (newest && newest !== lastAnnounced && !updatedOnly) {
     const grew = !last.history && announcedLines > 0 && lines.length > announcedLines;
     $("live").textContent = grew ? lines.slice(announcedLines).slice(-12).map(String).join(" ") : newest;
   }

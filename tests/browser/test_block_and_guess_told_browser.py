@@ -10,11 +10,12 @@ not know them, is not told."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
+from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table, sync
 from tests.browser.comfort import run
 from tests.browser.test_block_and_guess_ground_label_browser import play_until
 from tests.support.browser import launch_chromium
@@ -67,6 +68,15 @@ def test_the_round_before_and_the_targets_are_told(shared_server, browser, viewp
             line = words[P + "draft_you_build"] if b["builder"] == picker else \
                 words[P + "draft_builds"].replace("{player}", names[b["builder"]])
             assert line.replace("{object}", obj) in told, told
+        # and the picker's log says it in words, from round 2's card ("Objects: Ana: 5,
+        # Beto: 3" before); round 1's line is not in any log (the table's start is no step)
+        L = "block-and-guess.log."
+        said = andList([words[L + "target"].replace("{player}", names[b["builder"]]).replace(
+            "{object}", f"{b['target']}. {clue[b['target'] - 1][lang]}")
+            for b in sorted(seen["now"], key=lambda b: b["builder"])],
+            lang)
+        lines = page.locator("#log li").all_inner_texts()
+        assert words[L + "targets"].replace("{targets}", said) in lines, lines
         assert not page.errors, page.errors
     finally:
         page.context.close()
@@ -79,6 +89,11 @@ def test_the_round_before_and_the_targets_are_told(shared_server, browser, viewp
         assert page.locator(".bg-status .bg-last").count() == 1
     finally:
         page.context.close()
+
+
+def andList(items: list[str], lang: str) -> str:
+    return items[0] if len(items) == 1 else \
+        f"{', '.join(items[:-1])} {'y' if lang == 'es' else 'and'} {items[-1]}"
 
 
 def run_results(server, player, table_id) -> dict:
@@ -138,3 +153,126 @@ def test_a_lone_winner_is_named_in_the_singular(shared_server, browser) -> None:
             assert not page.errors, page.errors
         finally:
             page.context.close()
+
+
+# ------------------------------------------------------------------ the log, a missed guess
+
+async def _states(ws_base: str, players: list, table_id: str,
+                  moves: list[tuple[int, dict]] = ()) -> list[dict]:
+    """Play ``moves`` ((seat, action) pairs) in order; then every seat's state."""
+    from tests.browser.comfort import act, connect, settle
+
+    clients = await connect(ws_base, players, table_id)
+    try:
+        for seat, action in moves:
+            await settle(clients)
+            await act(clients[seat], action)
+        await settle(clients)
+        return [c.state for c in clients]
+    finally:
+        for c in clients:
+            await c.close()
+
+
+def _first_place(state: dict, other_than: int | None = None) -> dict:
+    return next(a for a in state["legal_actions"]
+                if a["type"] == "place" and a["block"] != other_than)
+
+
+def _nudged(place: dict, dx: float) -> dict:
+    return dict(place, x=round(place["x"] - dx, 2))
+
+
+def _log(page) -> list[str]:
+    return page.locator("#log li").all_inner_texts()
+
+
+def _template(words: dict, key: str, **params: str) -> re.Pattern:
+    """A catalogue line as a pattern: the given parameters filled in, the others any text."""
+    text = re.escape(words[key])
+    for name, value in params.items():
+        text = text.replace(re.escape("{" + name + "}"), re.escape(value))
+    return re.compile("^" + re.sub(r"\\\{\w+\\\}", ".+", text) + "$")
+
+
+def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server,
+                                                                   browser) -> None:
+    """A builder's nudges of a block read as one log line per run, "Ana adjusts their build:
+    3 moves (…)", updated in place while other lines come between (the log had a line per
+    nudge: 153 in one 4-player game); placing a block keeps its own line and ends the run;
+    the live region does not read a line again because its count changed; a reloaded page
+    folds the same lines. And a guesser whose answer missed in stage 1 is told, while the
+    build goes on, that they will guess again (the banner said only whom the table waits
+    for)."""
+    ws, base = shared_server.ws_url, shared_server.url
+    players, table_id = pinned_table(base, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    run(play_until(ws, players, table_id, lambda s: s["view"]["phase"] == "build"))
+    states = run(_states(ws, players, table_id))
+    assert states[0]["view"]["builders"] == [0, 1], states[0]["view"]["builders"]
+    es = json.loads((CATALOGUES / "es.json").read_text())
+    en = json.loads((CATALOGUES / "en.json").read_text())
+    L = "block-and-guess.log."
+    # Cleo guesses Ana's build (a phone, es); Ana builds on a laptop (en)
+    cleo = open_seat(browser, base, players[2], table_id, PHONE, "es")
+    ana = open_seat(browser, base, players[0], table_id, LAPTOP, "en")
+    try:
+        a1 = _first_place(states[0])
+        b1 = _first_place(states[1])
+        states = run(_states(ws, players, table_id, [
+            (0, a1), (0, _nudged(a1, 1)), (0, _nudged(a1, 2))]))
+        sync([cleo, ana], states[0]["version"])
+        lines = _log(cleo)
+        adjusted = _template(es, L + "adjusted", player="Ana", n="2")
+        assert adjusted.match(lines[-1]), lines
+        assert not any(_template(es, L + "moved", player="Ana").match(x) for x in lines), lines
+        # the first nudge was read out; the count going up is not read again
+        assert _template(es, L + "moved", player="Ana").match(
+            cleo.locator("#live").inner_text()), cleo.locator("#live").inner_text()
+        states = run(_states(ws, players, table_id, [(1, b1), (0, _nudged(a1, 3))]))
+        sync([cleo, ana], states[0]["version"])
+        a2 = _first_place(states[0], other_than=a1["block"])
+        states = run(_states(ws, players, table_id, [(0, a2), (0, _nudged(a2, 1))]))
+        sync([cleo, ana], states[0]["version"])
+        for page, words in ((cleo, es), (ana, en)):
+            lines = _log(page)
+            at = next(i for i, x in enumerate(lines)
+                      if _template(words, L + "placed", player="Ana").match(x))
+            assert _template(words, L + "adjusted", player="Ana", n="3").match(lines[at + 1]), \
+                lines
+            assert _template(words, L + "placed", player="Beto").match(lines[at + 2]), lines
+            assert _template(words, L + "placed", player="Ana").match(lines[at + 3]), lines
+            assert _template(words, L + "moved", player="Ana").match(lines[at + 4]), lines
+            assert len(lines) == at + 5, lines
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        cleo.locator("#log").screenshot(path=str(ARTIFACTS / "adjusted-log-390-es.png"))
+        ana.locator("#log").screenshot(path=str(ARTIFACTS / "adjusted-log-1280-en.png"))
+        before = _log(cleo)
+        cleo.reload()
+        cleo.wait_for_selector("#conn-status.ok", timeout=15_000)
+        sync([cleo], states[0]["version"])
+        assert _log(cleo) == before
+
+        # both builds submitted; Cleo answers Ana's build wrong, Dani answers Beto's
+        state = run(play_until(ws, players, table_id, lambda s: s["view"]["phase"] == "guess"))
+        target = next(b["target"] for b in states[0]["view"]["builds"] if b["builder"] == 0)
+        wrong = 1 if target != 1 else 2
+        states = run(_states(ws, players, table_id, [
+            (2, {"type": "guess", "build": 0, "object": wrong}),
+            (3, {"type": "guess", "build": 1, "object": 1})]))
+        assert states[2]["view"]["stage"] == 2, state["view"]["stage"]
+        sync([cleo], states[2]["version"])
+        again = es["block-and-guess.label.guess_again_one"].replace("{builders}", "Ana")
+        cleo.wait_for_function("(t) => document.getElementById('banner').textContent === t",
+                               arg=again, timeout=10_000)
+        cleo.screenshot(path=str(ARTIFACTS / "guess-again-390-es.png"))
+        assert not cleo.errors and not ana.errors, (cleo.errors, ana.errors)
+    finally:
+        cleo.context.close()
+        ana.context.close()
+    cleo = open_seat(browser, base, players[2], table_id, LAPTOP, "en")
+    try:
+        again = en["block-and-guess.label.guess_again_one"].replace("{builders}", "Ana")
+        assert cleo.locator("#banner").inner_text() == again
+        cleo.screenshot(path=str(ARTIFACTS / "guess-again-1280-en.png"))
+    finally:
+        cleo.context.close()

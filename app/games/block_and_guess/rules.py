@@ -141,9 +141,12 @@ class BlockAndGuessEngine(BaseEngine):
         events.append(Event("round_started", {
             "round": s["round"], "builders": list(builders), "first": first,
             "clue": s["clue"], "card": s["card"], "tiebreak": s["round"] > s["rounds"]}))
-        events.append(Event("targets", {"targets": {str(x["builder"]): x["target"]
-                                                    for x in s["builds"]}},
-                            visible_to=frozenset(builders)))
+        # the objects' names with their numbers: a log line drawn later (a reconnect, a
+        # replay) has another round's clue card in its view
+        events.append(Event("targets", {
+            "targets": {str(x["builder"]): x["target"] for x in s["builds"]},
+            "names": {str(x["builder"]): _name(s, x["target"]) for x in s["builds"]}},
+            visible_to=frozenset(builders)))
         self._start_draft(s)
 
     def _start_draft(self, s: JSON) -> None:

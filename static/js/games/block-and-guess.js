@@ -262,6 +262,37 @@ function blockText(ctx, view, block) {
   return view && view.block_types[block] ? blockName(ctx, view.block_types[block]) : `#${block}`;
 }
 
+// A builder's adjustments to their build (moving a block already on the board: a drag, an
+// arrow key's nudge) fold into one line per run, "Ana adjusts their build: 5 moves (…)",
+// updated in place as the run goes on (../journal.js); what changes the build's make-up
+// (placing a block from the tray, removing one) and submitting keep lines of their own and
+// end the run. Other builders' lines may come between; stages end with a submit.
+export function logRun(event) {
+  if (event.type === "moved") return { join: `adjust-${event.builder}` };
+  if (event.type === "placed" || event.type === "removed" || event.type === "submitted") return { close: `adjust-${event.builder}` };
+  return null;
+}
+
+export function runLine(ctx, events, message) {
+  const first = events[0];
+  if (events.length === 1) return eventLines(ctx, first, message)[0];
+  const view = message && message.view;
+  const blocks = [...new Set(events.map((e) => e.block))].map((b) => blockText(ctx, view, b));
+  return ctx.t(`${P}.log.adjusted`, { player: ctx.seatName(first.builder), n: events.length, blocks: andList(blocks) });
+}
+
+// The banner for a guesser whose answer missed in the first stage, while the build goes on
+// (its second draft and construction): they guess it again once it is built (RULES.md §6,
+// phases 4 and 5), which nothing said; table.js words the banner otherwise ("your turn").
+export function bannerText(message, ctx) {
+  const view = message.view;
+  const me = message.seat;
+  if (!view || me === null || view.stage !== 2 || (view.phase !== "draft" && view.phase !== "build")) return null;
+  const again = view.builds.filter((b) => b.in_play && b.builder !== me && b.guessers.includes(me));
+  if (!again.length) return null;
+  return { text: ctx.t(`${P}.label.guess_again`, { n: again.length, builders: andList(again.map((b) => ctx.seatName(b.builder))) }), mine: false };
+}
+
 // how each event reads in the log (table.js keeps the journal: ../journal.js)
 export function eventLines(ctx, event, message) {
   const view = message && message.view;
@@ -269,7 +300,10 @@ export function eventLines(ctx, event, message) {
   const name = (s) => ctx.seatName(s);
   switch (event.type) {
     case "round_started": return [t(`${P}.log.round`, { round: event.round, builders: andList(event.builders.map(name)), card: event.card })];
-    case "targets": return [t(`${P}.log.targets`, { targets: Object.entries(event.targets).map(([s, n]) => `${name(Number(s))}: ${n}`).join(", ") })];
+    // what each builder is to build, told to the builders alone: the object in words (the
+    // clue card of that round: a log drawn anew later has another card in its view)
+    case "targets": return [t(`${P}.log.targets`, { targets: andList(Object.entries(event.targets).map(([s, n]) =>
+      t(`${P}.log.target`, { player: name(Number(s)), object: event.names ? `${n}. ${named(event.names[s])}` : String(n) }))) })];
     case "drafted": return [event.to === event.seat
       ? t(`${P}.log.kept`, { player: name(event.seat), block: blockText(ctx, view, event.block) })
       : t(`${P}.log.drafted`, { player: name(event.seat), block: blockText(ctx, view, event.block), to: name(event.to) })];

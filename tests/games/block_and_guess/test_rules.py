@@ -169,6 +169,23 @@ def test_both_right_in_the_first_guess_skips_the_second_stage() -> None:
     assert [e.type for e in events][-3:] == ["round_scored", "round_started", "targets"]
 
 
+def test_the_targets_event_names_each_builders_object() -> None:
+    """The builders' line of a round's targets names the objects (the log said "Objects:
+    Cleo: 5, Dani: 3"), from the round's own clue card: a log drawn later has another card
+    in its view."""
+    s = fresh(4, first=0)
+    s = build_all(draft_all(s))
+    s, _ = guess(s, 0, True)
+    s, events = guess(s, 1, True)
+    (told,) = [e for e in events if e.type == "targets"]
+    assert told.visible_to == frozenset(s["builders"])
+    card = CLUE_CARDS[s["clue"]]
+    for b in s["builds"]:
+        es, en = card[b["target"] - 1]
+        assert told.data["targets"][str(b["builder"])] == b["target"]
+        assert told.data["names"][str(b["builder"])] == {"es": es, "en": en}
+
+
 def test_three_players_guesser_and_builder_both_score() -> None:
     s = fresh(3, first=0)  # builders 0 and 1, guesser 2
     s = play_round(s, {0: True, 1: False}, {1: True})
