@@ -344,13 +344,15 @@ function scores(ctx, message) {
   // a name heads its column on one line, cut with an ellipsis (whole in its title)
   const head = el("tr", {}, el("th", {}, t("allegra.scores.round")),
     seats.map((s) => el("th", { title: who(ctx, s) }, el("span", { class: "al-col-name" }, who(ctx, s)))));
-  // the -10 for a whole display cleared is marked in its cell and worded once under the
-  // table (a phone shows no tooltip), as the doubling and halving are worded in theirs
+  // the -10 for a whole display cleared is marked in its cell (a star: the -10 is already in
+  // the score, which may be all of it) and worded once under the table (a phone shows no
+  // tooltip), as the doubling and halving are worded in theirs; a screen reader hears words
   const bonus = (r, s) => !!(r.bonus && r.bonus[s]);
   const rows = view.results.map((r) => el("tr", {}, el("th", {}, String(r.round)),
     seats.map((s) => el("td", { class: [r.trigger === s ? "al-trigger" : "", bonus(r, s) ? "al-bonus" : ""].join(" ").trim() || null },
       String(r.points[s]), r.penalty[s] ? el("small", {}, ` (${t(`allegra.scores.${r.penalty[s]}`, { n: r.base[s] })})`) : null,
-      bonus(r, s) ? el("small", { class: "al-bonus-mark" }, ` ${t("allegra.scores.bonus")}`) : null,
+      bonus(r, s) ? el("small", { class: "al-bonus-mark" }, el("span", { "aria-hidden": "true" }, " ★"),
+        el("span", { class: "visually-hidden" }, ` ${t("allegra.scores.bonus")}`)) : null,
       r.trigger === s ? el("small", {}, ` ${t("allegra.scores.ended")}`) : null))));
   const total = el("tr", { class: "al-total" }, el("th", {}, t("allegra.scores.total")), seats.map((s) => el("td", {}, String(view.totals[s]))));
   const anyBonus = view.results.some((r) => seats.some((s) => bonus(r, s)));
