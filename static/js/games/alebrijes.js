@@ -184,7 +184,8 @@ function prompt(ctx, message) {
   }
   if (view.best === null) return t("alebrijes.prompt.lead");
   const combo = comboText(ctx, view.trick[view.best].combo);
-  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
+  // a replay has no legal plays: it cannot tell that nothing in the hand beats the table
+  if (!ctx.replay && cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
   // what beats it, as the server describes it (a newcomer does not know the suit chain)
   const how = view.beat_with;
   if (!how) return t("alebrijes.prompt.beat");
@@ -198,7 +199,7 @@ function dock(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const mine = message.seat !== null && view.current === message.seat;
-  const picking = mine && handTakesPart(view);
+  const picking = mine && !ctx.replay && handTakesPart(view); // a replay's cards are not for choosing
   const hand = el("ul", { class: "ab-hand", "aria-label": t("alebrijes.label.hand", { n: view.hand.length }) },
     view.hand.map((card) => {
       const on = local.selected.has(card.id);
