@@ -59,6 +59,7 @@ const SEEN_AS = {
   "ajolocracia.your_hand": named("ajolocracia.seen.hand"),
   "ajolocracia.your_tableau": named("ajolocracia.tableau_of"),
   "ajolocracia.your_pick": named("ajolocracia.seen.pick"),
+  "ajolocracia.pick_tag": named("ajolocracia.seen.pick_tag"),
   "ajolocracia.pass_to": named("ajolocracia.seen.pass_to"),
   "ajolocracia.tap_to_pick": named("ajolocracia.seen.to_pick"),
   "ajolocracia.waiting_reveal": named("ajolocracia.seen.waiting_reveal"),

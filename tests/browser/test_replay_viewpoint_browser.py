@@ -9,7 +9,7 @@ The boards' headings, labels and prompts spoke to the seat too ("Tu mano", "Tu e
 "Pasas tu mano a…", "Tu construcción"): seen by anyone else they speak of it by name, in the
 third person ("Mano de Ana", "Ana pasa su mano a…"), at a step of each game where its board
 says it; and Block and Guess's workbench, which nobody can touch in a replay, shows no hints,
-keys, tools or Submit there."""
+keys, tools or Submit there, as Alebrijes's hand shows none of its buttons."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ SPOKEN: dict[str, tuple[Any, dict[str, list[str]], list[str]]] = {
          "en": ["P0’s hand", "P0’s pick", "P0 passes their hand to P1 and receives P1’s."]},
         ["Tu mano", "Tu elección", "Pasas tu mano a P1; recibes la de P1."]),
     "alebrijes": (
-        lambda v: v["phase"] != "over",
+        lambda v: v["phase"] != "over" and v["current"] == 0,
         {"es": ["Mano y acciones de P0", "Mano de P0: "],
          "en": ["P0’s hand and actions", "P0’s hand: "]},
         ["Tu mano y tus acciones", "Tu mano: "]),
@@ -151,6 +151,10 @@ def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None
             assert page.locator("#game .bg-bench .bg-tray-block").count() > 0, who
             untouchable = "#game .bg-hint, #game .bg-keys, #game .bg-tools, #game .bg-submit"
             assert page.locator(untouchable).count() == 0, who
+        if game == "alebrijes":  # seat 0's turn: its hand, without the buttons of a table
+            _go(page, spoken)
+            assert page.locator("#game .ab-hand .ab-card").count() > 0, who
+            assert page.locator("#game .ab-actions, #game .ab-hint").count() == 0, who
         context.close()
     assert errors == []
     for who in ("stranger", "other seat"):

@@ -209,8 +209,10 @@ function dock(ctx, message) {
         onclick: () => { if (on) local.selected.delete(card.id); else local.selected.add(card.id); ctx.rerender(); },
       }, face(ctx, card)));
     }));
-  const buttons = mine ? actionButtons(ctx, message) : [];
-  const hint = mine ? selectionHint(message) : null;
+  // a replay draws the hand, not a live table's buttons ("Elige cartas para jugar", greyed
+  // out: nobody can press them there)
+  const buttons = mine && !ctx.replay ? actionButtons(ctx, message) : [];
+  const hint = mine && !ctx.replay ? selectionHint(message) : null;
   return handDock(ctx, { label: t("alebrijes.dock") },
     el("p", { class: `ab-prompt${mine ? " mine" : ""}`, id: "ab-prompt" }, prompt(ctx, message)),
     hand,
