@@ -29,20 +29,68 @@ const seatName = (seat) => names.get(seat) || t("table.seat", { n: seat + 1 });
 const numericPoint = () => (point === "spectator" || point === "all" ? null : Number(point));
 
 // The seats of whoever is looking at the page (none when nobody, or somebody who did not
-// play): a game marks the seat whose view it draws as "(tú)", true at a table, but a replay
-// seen as Ana is seen by anyone. There the mark says it is the point of view, unless the
-// viewer is that player. The keys games say "you" with (a guard test finds every catalogue
-// value "tú"/"(tú)" in this list), and lines that speak to the seat ("Elegiste…"), told of
-// the seat by name.
+// play): a game speaks to the seat whose view it draws, "(tú)", "Tu mano", "Pasas tu mano
+// a…", true at a table, but a replay seen as Ana is seen by anyone. There the mark says it is
+// the point of view and the words speak of Ana by name, in the third person ("Mano de Ana",
+// "Ana pasa su mano a…"), unless the viewer is that player. Keys a game speaks to its seat
+// with, and how each reads of the seat: a key of the game's own (`<game>.seen.…`) or a third
+// person one it already has, given the seat's name (a guard test finds every catalogue value
+// "tú"/"(tú)" in this list; tests/browser/test_replay_viewpoint_browser.py reads each game's
+// replay both ways).
 const viewer = app.dataset.viewer || "";
 const viewerSeats = new Set(match.seats.filter((s) => viewer && s.player && s.player.id === viewer).map((s) => s.seat));
+// `key` with the seat of the point of view as `param` (most keys' {player})
+const named = (key, param = "player") => (params) => t(key, { ...params, [param]: seatName(numericPoint()) });
 const SEEN_AS = {
   "table.you": () => t("replay.seen_mark"),
   "ikebana.label.you": () => t("replay.seen_word"),
   "block-and-guess.label.you": () => t("replay.seen_word"),
   "allegra.you": () => t("replay.seen_word"),
   "alebrijes.you_name": (params) => t("replay.seen_name", params),
-  "ajolocracia.log.picked_own": (params) => t("replay.seen_picked", { ...params, player: seatName(numericPoint()) }),
+  "ajolocracia.log.picked_own": named("replay.seen_picked"),
+  "hanabi.your_hand": named("hanabi.seen.hand"),
+  "hanabi.your_hand_shown": named("hanabi.seen.hand_shown"),
+  "hanabi.final_round_yours": named("hanabi.seen.final_round_yours"),
+  "hanabi.final_round_done": named("hanabi.seen.final_round_done"),
+  "ikebana.turn.yours": named("ikebana.turn.other"),
+  "ikebana.phase.choose": named("ikebana.seen.phase.choose"),
+  "ikebana.phase.consider": named("ikebana.seen.phase.consider"),
+  "ikebana.label.reject_unaffordable": named("ikebana.seen.reject_unaffordable"),
+  "ajolocracia.your_hand": named("ajolocracia.seen.hand"),
+  "ajolocracia.your_tableau": named("ajolocracia.tableau_of"),
+  "ajolocracia.your_pick": named("ajolocracia.seen.pick"),
+  "ajolocracia.pick_tag": named("ajolocracia.seen.pick_tag"),
+  "ajolocracia.pass_to": named("ajolocracia.seen.pass_to"),
+  "ajolocracia.tap_to_pick": named("ajolocracia.seen.to_pick"),
+  "ajolocracia.waiting_reveal": named("ajolocracia.seen.waiting_reveal"),
+  "alebrijes.dock": named("alebrijes.seen.dock"),
+  "alebrijes.label.hand": named("alebrijes.seen.hand"), // and its "_one" form, by n
+  "alebrijes.prompt.exchange": named("alebrijes.seen.prompt.exchange"),
+  "alebrijes.prompt.ollin_one": named("alebrijes.seen.prompt.ollin_one"),
+  "alebrijes.prompt.ollin_two": named("alebrijes.seen.prompt.ollin_two"),
+  "alebrijes.prompt.ollin_two_empty": named("alebrijes.seen.prompt.ollin_two_empty"),
+  "alebrijes.prompt.lead": named("alebrijes.seen.prompt.lead"),
+  "alebrijes.prompt.beat": named("alebrijes.seen.prompt.beat"),
+  "alebrijes.prompt.beat_with": named("alebrijes.seen.prompt.beat_with"),
+  "allegra.dock": named("allegra.seen.dock"),
+  "allegra.knock.drawer": named("allegra.knock.others"),
+  "allegra.knock.knocked": named("allegra.seen.knocked", "name"),
+  "allegra.knock.passed": named("allegra.seen.passed", "name"),
+  "allegra.wait.knock_take_mine": named("allegra.wait.knock_take", "knocker"),
+  "block-and-guess.label.your_board": named("block-and-guess.label.board_of"),
+  "block-and-guess.label.you_build": named("block-and-guess.label.draft_builds"),
+  "block-and-guess.label.draft_you_build": named("block-and-guess.label.draft_builds"),
+  "block-and-guess.label.draft_you_keep": named("block-and-guess.seen.draft_keep"),
+  "block-and-guess.label.draft_you_give": (params) => named("block-and-guess.label.draft_other")({ ...params, to: params.player }),
+  "block-and-guess.label.your_target": named("block-and-guess.label.target_of"),
+  "block-and-guess.label.tray": named("block-and-guess.seen.tray"),
+  "block-and-guess.label.valid": named("block-and-guess.seen.valid"),
+  "block-and-guess.label.mode.half": named("block-and-guess.seen.mode.half"),
+  "block-and-guess.label.mode.hidden": named("block-and-guess.seen.mode.hidden"),
+  "block-and-guess.label.question": named("block-and-guess.seen.question"),
+  "block-and-guess.label.question_dock": named("block-and-guess.seen.question_dock"),
+  "block-and-guess.label.guess_for": named("block-and-guess.seen.guess_for", "name"),
+  "block-and-guess.label.agreement": named("block-and-guess.seen.agreement"),
 };
 const seenAsOther = () => numericPoint() !== null && !viewerSeats.has(numericPoint());
 const tReplay = (key, params) => (key in SEEN_AS && seenAsOther() ? SEEN_AS[key](params || {}) : t(key, params));

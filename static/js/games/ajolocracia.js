@@ -203,7 +203,8 @@ function handCard(ctx, message, card, twoPossible) {
     disabled = !ctx.isLegal(single);
     onclick = () => { if (!(pick.length === 1 && pick[0] === card.id)) ctx.send(single); };
   }
-  let tag = picked ? t("ajolocracia.your_pick") : null;
+  // the card's tag, short enough for the card ("Tu elección"; in a replay seen as another seat, "Elegida")
+  let tag = picked ? t("ajolocracia.pick_tag") : null;
   if (ui.choosingSecond && isFirst) tag = t("ajolocracia.first_card");
   if (isSecond) tag = t("ajolocracia.second_card");
   const classes = ["aj-hand-card", picked && "aj-selected", isFirst && "aj-local", isSecond && "aj-second"].filter(Boolean).join(" ");

@@ -184,7 +184,8 @@ function prompt(ctx, message) {
   }
   if (view.best === null) return t("alebrijes.prompt.lead");
   const combo = comboText(ctx, view.trick[view.best].combo);
-  if (cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
+  // a replay has no legal plays: it cannot tell that nothing in the hand beats the table
+  if (!ctx.replay && cannotBeat(message)) return t("alebrijes.prompt.cannot_beat", { combo });
   // what beats it, as the server describes it (a newcomer does not know the suit chain)
   const how = view.beat_with;
   if (!how) return t("alebrijes.prompt.beat");
@@ -198,7 +199,7 @@ function dock(ctx, message) {
   const { el, t } = ctx;
   const view = message.view;
   const mine = message.seat !== null && view.current === message.seat;
-  const picking = mine && handTakesPart(view);
+  const picking = mine && !ctx.replay && handTakesPart(view); // a replay's cards are not for choosing
   const hand = el("ul", { class: "ab-hand", "aria-label": t("alebrijes.label.hand", { n: view.hand.length }) },
     view.hand.map((card) => {
       const on = local.selected.has(card.id);
@@ -208,8 +209,10 @@ function dock(ctx, message) {
         onclick: () => { if (on) local.selected.delete(card.id); else local.selected.add(card.id); ctx.rerender(); },
       }, face(ctx, card)));
     }));
-  const buttons = mine ? actionButtons(ctx, message) : [];
-  const hint = mine ? selectionHint(message) : null;
+  // a replay draws the hand, not a live table's buttons ("Elige cartas para jugar", greyed
+  // out: nobody can press them there)
+  const buttons = mine && !ctx.replay ? actionButtons(ctx, message) : [];
+  const hint = mine && !ctx.replay ? selectionHint(message) : null;
   return handDock(ctx, { label: t("alebrijes.dock") },
     el("p", { class: `ab-prompt${mine ? " mine" : ""}`, id: "ab-prompt" }, prompt(ctx, message)),
     hand,

@@ -84,10 +84,10 @@ function actionButtons(ctx, message) {
 }
 
 // "draw or buy" only while a discard can be bought: with every pile empty or too dear the
-// prompt says why Draw is the only button
-function prompt(message) {
+// prompt says why Draw is the only button (a replay has no buttons: the phase's own words)
+function prompt(ctx, message) {
   const phase = message.view.phase;
-  if (phase === "choose" && !message.legal_actions.some((a) => a.type === "buy")) return "choose_draw";
+  if (phase === "choose" && !ctx.replay && !message.legal_actions.some((a) => a.type === "buy")) return "choose_draw";
   return phase;
 }
 
@@ -112,7 +112,7 @@ function turnPanel(ctx, message) {
   const buttons = mine ? actionButtons(ctx, message) : [];
   const parts = [
     el("h2", { id: "ik-turn" }, mine ? t("ikebana.turn.yours") : t("ikebana.turn.other", { player: name(ctx, view.current) })),
-    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${prompt(message)}`)) : null,
+    mine ? el("p", { class: "ik-prompt" }, t(`ikebana.phase.${prompt(ctx, message)}`)) : null,
     lines,
     buttons.length ? el("div", { class: "actions ik-actions", role: "group", "aria-labelledby": "ik-turn" }, buttons) : null];
   // at your turn the drawn card and its buttons are your hand: the shared dock keeps them in view
@@ -133,7 +133,8 @@ function pileBlock(ctx, message, player) {
   const caption = pile.size === 1 ? t("ikebana.label.pile_size_one")
     : pile.size ? t("ikebana.label.pile_size", { n: pile.size }) : t("ikebana.label.pile_empty");
   let note = null;
-  const myChoice = message.seat !== null && view.current === message.seat && view.phase === "choose";
+  // (a replay knows no legal buy: it would say so of every pile)
+  const myChoice = !ctx.replay && message.seat !== null && view.current === message.seat && view.phase === "choose";
   if (myChoice && pile.top && player.seat !== message.seat && !ctx.isLegal({ type: "buy", from: player.seat })) {
     note = el("span", { class: "ik-note" }, t("ikebana.label.cannot_afford"));
   }

@@ -138,7 +138,7 @@ export function bench(ctx, message) {
   const board = boardSvg(ctx, view, mine, {
     label: t(`${P}.label.your_board`), mine: true, mode, hideBlocks: mode === "hidden",
     selected: ui.selected, frame: box, problems: mode === "hidden" ? new Map() : problems,
-    focusable: true, describedBy: "bg-keys" });
+    focusable: true, describedBy: ctx.replay ? null : "bg-keys" });
   board.addEventListener("pointerdown", (event) => onBoardDown(event));
   board.addEventListener("touchstart", (event) => { if (event.target.closest("[data-block]")) event.preventDefault(); }, { passive: false });
   board.addEventListener("keydown", (event) => onKey(event, ctx, message, m));
@@ -183,11 +183,12 @@ export function bench(ctx, message) {
             onclick: () => { if (!ui.dragged) placeFromTray(ctx, message, b); } },
           blockThumb(ctx, type, 40));
         })) : null,
-        el("p", { class: "bg-hint muted" }, tray.length ? t(`${P}.label.tray_hint`) : t(`${P}.label.board_hint`)),
-        el("p", { class: "bg-keys muted", id: "bg-keys" }, t(`${P}.label.keys`)),
-        el("div", { class: "bg-tools", role: "group", "aria-label": selected ? t(`${P}.label.selected`, { block: blockName(ctx, view.block_types[selected.block]) }) : t(`${P}.label.none_selected`) }, tools),
+        // a replay shows the build, not how to touch it: no hints, keys, tools nor Submit
+        ctx.replay ? null : el("p", { class: "bg-hint muted" }, tray.length ? t(`${P}.label.tray_hint`) : t(`${P}.label.board_hint`)),
+        ctx.replay ? null : el("p", { class: "bg-keys muted", id: "bg-keys" }, t(`${P}.label.keys`)),
+        ctx.replay ? null : el("div", { class: "bg-tools", role: "group", "aria-label": selected ? t(`${P}.label.selected`, { block: blockName(ctx, view.block_types[selected.block]) }) : t(`${P}.label.none_selected`) }, tools),
         status,
-        el("button", { type: "button", class: "bg-submit", "data-focus-key": "submit", disabled: !ctx.isLegal({ type: "submit" }),
+        ctx.replay ? null : el("button", { type: "button", class: "bg-submit", "data-focus-key": "submit", disabled: !ctx.isLegal({ type: "submit" }),
           onclick: () => ctx.send({ type: "submit" }) }, t(`${P}.action.submit`)))));
   dock.classList.add("bg-bench");
   return dock;
