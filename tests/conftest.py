@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,20 @@ from tests.support.postgres import PostgresCluster
 from tests.support.server import LiveServer
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def duplicate_ids(ids: list[str]) -> list[str]:
+    """Node ids that more than one collected test carries."""
+    seen = Counter(ids)
+    return sorted(nodeid for nodeid, n in seen.items() if n > 1)
+
+
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """A spread run (app/cli.py ``spread``) keeps one test per node id: tests sharing an id
+    (schemathesis gives all of a test's operations one) would go untested without a word.
+    Refused instead; such tests run in a pytest of their own (tests/api/test_schemathesis.py)."""
+    if twins := duplicate_ids(ids):
+        raise pytest.UsageError(f"tests sharing a node id in a spread run: {twins[:5]}")
 
 
 @pytest.fixture(scope="session")

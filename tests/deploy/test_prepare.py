@@ -125,3 +125,16 @@ def test_the_suite_spreads_its_files_over_the_cores_unless_told_otherwise(
     workers = {name: (tmp_path / name).read_text() for name in ("a1", "a2", "b1", "b2")}
     assert workers["a1"] == workers["a2"] and workers["b1"] == workers["b2"]
     assert workers["a1"] != workers["b1"]
+
+
+def test_a_spread_run_refuses_tests_that_share_a_node_id(tmp_path: Path) -> None:
+    """Such tests (schemathesis's operations) would run once per id under the workers."""
+    from tests.conftest import duplicate_ids
+
+    assert duplicate_ids(["a::t", "a::u", "a::t"]) == ["a::t"]
+    assert duplicate_ids(["a::t", "a::u"]) == []
+    # for real: schemathesis's file collected in a worker is refused, with its reason
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "1", "-p", "no:cacheprovider",
+                          "-q", str(ROOT / "tests/api/schemathesis_run.py")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0 and "sharing a node id" in run.stdout + run.stderr
