@@ -21,6 +21,7 @@ def duplicate_ids(ids: list[str]) -> list[str]:
     return sorted(nodeid for nodeid, n in seen.items() if n > 1)
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without pytest-xdist (-p no:xdist) has no such hook
 def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
     """A spread run (app/cli.py ``spread``) keeps one test per node id: tests sharing an id
     (schemathesis gives all of a test's operations one) would go untested without a word.
