@@ -96,21 +96,22 @@ async def connect(ws_base: str, players: list[ApiClient], table_id: str) -> list
 
 
 def play_moves(ws_base: str, players: list[ApiClient], table_id: str,
-               moves: list[tuple[int, dict[str, Any]]]) -> None:
+               moves: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Play ``moves`` ((seat, action) pairs) at the table, each once every seat has seen
-    the one before, and wait until every seat has seen the last."""
-    async def go() -> None:
+    the one before, and wait until every seat has seen the last; then every seat's state."""
+    async def go() -> list[dict[str, Any]]:
         clients = await connect(ws_base, players, table_id)
         try:
             for seat, action in moves:
                 await settle(clients)
                 await act(clients[seat], action)
             await settle(clients)
+            return [c.state for c in clients]
         finally:
             for c in clients:
                 await c.close()
 
-    run(go())
+    return run(go())
 
 
 async def act(client: SeatClient, action: dict[str, Any]) -> None:

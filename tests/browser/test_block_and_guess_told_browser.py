@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table, sync
-from tests.browser.comfort import run
+from tests.browser.comfort import play_moves, run
 from tests.browser.test_block_and_guess_ground_label_browser import play_until
 from tests.support.browser import launch_chromium
 
@@ -157,23 +157,6 @@ def test_a_lone_winner_is_named_in_the_singular(shared_server, browser) -> None:
 
 # ------------------------------------------------------------------ the log, a missed guess
 
-async def _states(ws_base: str, players: list, table_id: str,
-                  moves: list[tuple[int, dict]] = ()) -> list[dict]:
-    """Play ``moves`` ((seat, action) pairs) in order; then every seat's state."""
-    from tests.browser.comfort import act, connect, settle
-
-    clients = await connect(ws_base, players, table_id)
-    try:
-        for seat, action in moves:
-            await settle(clients)
-            await act(clients[seat], action)
-        await settle(clients)
-        return [c.state for c in clients]
-    finally:
-        for c in clients:
-            await c.close()
-
-
 def _first_place(state: dict, other_than: int | None = None) -> dict:
     return next(a for a in state["legal_actions"]
                 if a["type"] == "place" and a["block"] != other_than)
@@ -207,7 +190,7 @@ def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server
     ws, base = shared_server.ws_url, shared_server.url
     players, table_id = pinned_table(base, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
     run(play_until(ws, players, table_id, lambda s: s["view"]["phase"] == "build"))
-    states = run(_states(ws, players, table_id))
+    states = play_moves(ws, players, table_id, [])
     assert states[0]["view"]["builders"] == [0, 1], states[0]["view"]["builders"]
     es = json.loads((CATALOGUES / "es.json").read_text())
     en = json.loads((CATALOGUES / "en.json").read_text())
@@ -218,8 +201,8 @@ def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server
     try:
         a1 = _first_place(states[0])
         b1 = _first_place(states[1])
-        states = run(_states(ws, players, table_id, [
-            (0, a1), (0, _nudged(a1, 1)), (0, _nudged(a1, 2))]))
+        states = play_moves(ws, players, table_id, [
+            (0, a1), (0, _nudged(a1, 1)), (0, _nudged(a1, 2))])
         sync([cleo, ana], states[0]["version"])
         lines = _log(cleo)
         adjusted = _template(es, L + "adjusted", player="Ana", n="2")
@@ -228,10 +211,10 @@ def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server
         # the first nudge was read out; the count going up is not read again
         assert _template(es, L + "moved", player="Ana").match(
             cleo.locator("#live").inner_text()), cleo.locator("#live").inner_text()
-        states = run(_states(ws, players, table_id, [(1, b1), (0, _nudged(a1, 3))]))
+        states = play_moves(ws, players, table_id, [(1, b1), (0, _nudged(a1, 3))])
         sync([cleo, ana], states[0]["version"])
         a2 = _first_place(states[0], other_than=a1["block"])
-        states = run(_states(ws, players, table_id, [(0, a2), (0, _nudged(a2, 1))]))
+        states = play_moves(ws, players, table_id, [(0, a2), (0, _nudged(a2, 1))])
         sync([cleo, ana], states[0]["version"])
         for page, words in ((cleo, es), (ana, en)):
             lines = _log(page)
@@ -256,9 +239,9 @@ def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server
         state = run(play_until(ws, players, table_id, lambda s: s["view"]["phase"] == "guess"))
         target = next(b["target"] for b in states[0]["view"]["builds"] if b["builder"] == 0)
         wrong = 1 if target != 1 else 2
-        states = run(_states(ws, players, table_id, [
+        states = play_moves(ws, players, table_id, [
             (2, {"type": "guess", "build": 0, "object": wrong}),
-            (3, {"type": "guess", "build": 1, "object": 1})]))
+            (3, {"type": "guess", "build": 1, "object": 1})])
         assert states[2]["view"]["stage"] == 2, state["view"]["stage"]
         sync([cleo], states[2]["version"])
         again = es["block-and-guess.label.guess_again_one"].replace("{builders}", "Ana")
