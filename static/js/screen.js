@@ -211,8 +211,9 @@ const unit = () => Math.min(window.innerWidth / 1280, window.innerHeight / 720);
 const MAX_ZOOM = 2.6;
 const MIN_ZOOM = 0.4;
 // a board's 16 px type stays at least this large, per unit, when a game asks for its main
-// drawing to grow (fitTarget) rather than its type: 13.6 px at 1280×720
-const READABLE = 0.85;
+// drawing to grow (fitTarget) rather than its type: 14.4 px at 1280×720, so that its
+// smallest words (0.85 rem) still read at 12 px
+const READABLE = 0.9;
 // the layout widths tried, in the board's pixels: a coarse sweep, then halvings around the best
 const SWEEP = [560, 640, 720, 820, 940, 1080, 1240, 1420, 1640, 1900, 2200];
 const REFINE = 4;

@@ -151,7 +151,9 @@ MEASURE = """
       // (words drawn inside a card's SVG scale with the card; screen readers' copies are 1 px)
       if (!text || node.closest("svg, .visually-hidden, .aj-sr") || !shown(node)) continue;
       const size = font(node) * zoom;
-      if (!smallest || size < smallest.size) smallest = { size, text: text.slice(0, 40) };
+      if (!smallest || size < smallest.size) {
+        smallest = { size, raw: font(node), text: text.slice(0, 40) };
+      }
     }
   }
   const style = getComputedStyle(frame);
@@ -250,9 +252,12 @@ def scaled(small: dict[str, Any], large: dict[str, Any], times: float, where: st
 
 
 def readable(m: dict[str, Any], where: str) -> None:
-    """At 1280×720 the board's smallest word is at least 12 px."""
+    """At 1280×720 the board's smallest word is at least 12 px. Before the zoom it is at least
+    0.85 rem (13.6 px): how far the board zooms out depends on the deal (a full trick, a long
+    hand), and a word drawn smaller read under 12 px in one deal out of many."""
     if m["smallest"]:
         assert m["smallest"]["size"] >= 12, f"{where}: {m['smallest']} on the board"
+        assert m["smallest"]["raw"] >= 13.6, f"{where}: {m['smallest']} drawn under 0.85 rem"
 
 
 def check_sizes(page: Any, where: str, tv: bool = False, shots: str | None = None) -> None:
