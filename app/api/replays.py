@@ -49,6 +49,9 @@ class ReplayOut(BaseModel):
     viewpoint: str
     players: list[dict[str, Any]]
     outcome: dict[str, Any] | None
+    opening: list[dict[str, Any]] = Field(
+        description="what the log said as the game started (round 1's opening lines), as "
+        "the viewpoint saw it: step 0's events")
     steps: list[ReplayStep]
     chat: list[dict[str, Any]]
 
@@ -75,7 +78,8 @@ async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> Repla
         players=[{"seat": s.seat, "id": s.player.id, "name": s.player.name}
                  for s in row.seats],
         # (pydantic makes each step's dict a ReplayStep)
-        outcome=row.outcome, steps=records.steps(actions, replayed, point),  # type: ignore[arg-type]
+        outcome=row.outcome, opening=records.events_for(replayed.opening, point),
+        steps=records.steps(actions, replayed, point),  # type: ignore[arg-type]
         chat=[{"id": c.seq, "kind": c.kind, "seat": c.seat, "name": c.name, "text": c.text,
                "code": c.code, "params": c.params, "at": c.created_at.isoformat()}
               for c in chat])

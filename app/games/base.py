@@ -56,6 +56,14 @@ Hooks for the table's life beyond the rules (all optional):
 - ``current_scores(state) -> list[int]``: each seat's score so far, for a game that ends
   early (a resignation, an abandoned table). Default: zeros.
 
+One for the log's first lines:
+
+- ``opening(state) -> list[Event]``: what the log says as the game starts, from the state
+  ``setup`` dealt: the lines a later round's start gives (``round_started``, Block and
+  Guess's builders' objects), with their visibility. Shown at the start, kept in the
+  history a (re)connecting client rebuilds its log from, and in replays (rebuilt from the
+  seed: nothing of it is stored). Default: nothing.
+
 One for the table's per-seat versions (docs/api.md, "Versions"):
 
 - ``acts_on(state, seat) -> Any``: what ``seat`` decides its move from besides its view;

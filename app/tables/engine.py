@@ -81,6 +81,7 @@ class EngineAdapter:
         self._ephemeral = _first_found(engine, "ephemeral")
         self._current_scores = _first_found(engine, "current_scores")
         self._acts_on = _first_found(engine, "acts_on")
+        self._opening = _first_found(engine, "opening")
         # what a seat acts on is its legal actions (the default): then the turn's record of
         # them serves the seat's state message too (app/tables/core/views.py)
         self.acts_on_legal = self._acts_on is None
@@ -125,6 +126,10 @@ class EngineAdapter:
         if self._current_scores is None:
             return [0] * seats
         return [int(x) for x in self._current_scores(state)]
+
+    def opening(self, state: Any) -> list[Event]:
+        """What the log says as the game starts (round 1's opening lines); default: nothing."""
+        return list(self._opening(state)) if self._opening is not None else []
 
     def acts_on(self, state: Any, seat: int) -> Any:
         """What ``seat`` decides its move from, beyond the view: by default its legal actions.

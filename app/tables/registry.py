@@ -35,6 +35,7 @@ from app.tables.core.clocks import TableClock
 from app.tables.core.commands import Housekeep
 from app.tables.core.ending import replay
 from app.tables.core.state import (
+    START,
     Presence,
     Step,
     TableSetup,
@@ -494,6 +495,9 @@ class Registry:
         sources = {a.seq: (a.source, a.seat) for a in stored}
         history = [Step(v, events, *sources.get(v, ("player", None))) for v, events in
                    rebuilt.history]
+        if rebuilt.opening:  # at the version before the first action's (none stored)
+            start = stored[0].seq - 1 if stored else row.version
+            history.insert(0, Step(start, rebuilt.opening, START))
         if row.status == "playing":
             clock.rebase(t)
         else:

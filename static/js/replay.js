@@ -113,6 +113,13 @@ function actionLabel(entry) {
   return t("replay.step_line", { n: entry.step, name: who, action: what });
 }
 
+// the log's lines for ``events`` (a game's stepLines, else its eventLines)
+function linesOf(events, shown) {
+  if (renderer && renderer.stepLines) return renderer.stepLines(ctx, events);
+  if (renderer && renderer.eventLines && !genericRenderer) return events.flatMap((event) => renderer.eventLines(ctx, event, shown));
+  return [];
+}
+
 // a step in the list of moves: the first line the log makes of it, as this point of view
 // may know it (a game's stepLines, else its eventLines), then the step's other lines, each
 // on a line of its own under it (a round's scores, the end of the game); the action's name
@@ -122,11 +129,7 @@ function actionLabel(entry) {
 // events: Ikebana's draw after a rejection)
 function stepLabel(entry, shown) {
   const events = entry.events || [];
-  let lines = [];
-  if (renderer && renderer.stepLines) lines = renderer.stepLines(ctx, events);
-  else if (renderer && renderer.eventLines && !genericRenderer) {
-    lines = events.flatMap((event) => renderer.eventLines(ctx, event, shown));
-  }
+  const lines = linesOf(events, shown);
   const then = renderer && renderer.stepThen && !genericRenderer ? renderer.stepThen(ctx, events) : [];
   if (!lines.length) return { text: actionLabel(entry), more: then.map((line) => ({ line, then: true })) };
   const more = lines.slice(1).map((line) => ({ line, then: then.includes(line) }));
@@ -134,8 +137,10 @@ function stepLabel(entry, shown) {
   return { text: t("replay.step_text", { n: entry.step, text: lines[0] }), more };
 }
 
+// the log up to step ``upTo``: what it opened with at the deal (round 1's start), then each step
 function history(upTo) {
-  return replay.steps.slice(0, upTo).map((s) => ({ version: s.version, events: s.events, source: s.source, by: s.seat }));
+  const opening = replay.opening && replay.opening.length ? [{ version: 0, events: replay.opening, source: "start", by: null }] : [];
+  return [...opening, ...replay.steps.slice(0, upTo).map((s) => ({ version: s.version, events: s.events, source: s.source, by: s.seat }))];
 }
 
 function message(view) {
@@ -259,7 +264,10 @@ async function go(n) {
 }
 
 function renderActions(shown) {
-  const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) }, t("replay.setup")));
+  // the deal, with the lines the log opened with under it
+  const opening = linesOf(replay.opening || [], shown);
+  const start = el("li", {}, el("button", { type: "button", dataset: { step: 0 }, onclick: () => go(0) },
+    el("span", { class: "replay-move" }, t("replay.setup")), opening.map((line) => el("span", { class: "replay-more" }, line))));
   $("replay-actions").replaceChildren(start, ...replay.steps.map((entry) => {
     const label = stepLabel(entry, shown);
     return el("li", {}, el("button", { type: "button", dataset: { step: entry.step }, onclick: () => go(entry.step) },

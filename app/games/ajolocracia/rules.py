@@ -116,6 +116,14 @@ class AjolocraciaEngine(BaseEngine):
         self._deal(state)
         return state
 
+    def opening(self, state: AjolocraciaState) -> list[Event]:
+        """The log's first line, as a later round's start gives it."""
+        return [self._round_started(state)]
+
+    def _round_started(self, s: AjolocraciaState) -> Event:
+        return Event("round_started", {"round": s.round, "direction": self.direction(s),
+                                       "hand_size": HAND_SIZE[s.seats]})
+
     # ------------------------------------------------------------------ queries
 
     def to_act(self, state: AjolocraciaState) -> set[int]:
@@ -298,8 +306,7 @@ class AjolocraciaEngine(BaseEngine):
         s.round += 1
         s.turn = 1
         self._deal(s)
-        events.append(Event("round_started", {"round": s.round, "direction": self.direction(s),
-                                              "hand_size": HAND_SIZE[s.seats]}))
+        events.append(self._round_started(s))
         return events
 
     def _deal(self, s: AjolocraciaState) -> None:

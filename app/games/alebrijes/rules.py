@@ -168,6 +168,11 @@ class AlebrijesEngine(BaseEngine):
         _deal(state)
         return state
 
+    @staticmethod
+    def opening(state: AlebrijesState) -> list[Event]:
+        """The log's first line, as a later round's start gives it."""
+        return [_round_started(state)]
+
     # ----------------------------------------------------------------------- queries
 
     def to_act(self, state: AlebrijesState) -> set[Seat]:
@@ -389,7 +394,7 @@ class AlebrijesEngine(BaseEngine):
         state.face_down = []
         state.hands = [[] for _ in range(state.seats)]
         _deal(state)
-        events.append(Event("round_started", {"round": state.round, "starter": state.starter}))
+        events.append(_round_started(state))
 
     def timeout_action(self, state: AlebrijesState, seat: Seat) -> Action:
         """Keep the hand, pass, take no Ollin effect; a leader plays its first combination."""
@@ -574,6 +579,11 @@ def _copy_record(record: JSON) -> JSON:
             "hands": [[[int(i), int(c)] for i, c in h] for h in record["hands"]],
             "points": [int(p) for p in record["points"]],
             "totals": [int(t) for t in record["totals"]]}
+
+
+def _round_started(state: AlebrijesState) -> Event:
+    """The line a round opens the log with: who starts it."""
+    return Event("round_started", {"round": state.round, "starter": state.starter})
 
 
 def _deal(state: AlebrijesState) -> None:

@@ -156,5 +156,9 @@ def end_round(s: AllegraState, events: list[Event]) -> None:
     s.round += 1
     s.dealer = left_of(n, s.dealer)
     deal(s)
-    events.append(Event("round_started", {"round": s.round, "dealer": s.dealer,
-                                          "first": s.current}))
+    events.append(round_started(s))
+
+
+def round_started(s: AllegraState) -> Event:
+    """The line a round opens the log with: who deals and who plays first."""
+    return Event("round_started", {"round": s.round, "dealer": s.dealer, "first": s.current})

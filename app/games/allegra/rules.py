@@ -165,6 +165,11 @@ class AllegraEngine(BaseEngine):
         flow.deal(state)
         return state
 
+    @staticmethod
+    def opening(state: AllegraState) -> list[Event]:
+        """The log's first line, as a later round's start gives it."""
+        return [flow.round_started(state)]
+
     # ----------------------------------------------------------------------- queries
 
     def to_act(self, state: AllegraState) -> set[int]:

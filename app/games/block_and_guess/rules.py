@@ -138,16 +138,27 @@ class BlockAndGuessEngine(BaseEngine):
         s["rng"] = rng.state
         s["round_points"] = [0] * len(s["points"])
         s["stage"] = 1
-        events.append(Event("round_started", {
-            "round": s["round"], "builders": list(builders), "first": first,
-            "clue": s["clue"], "card": s["card"], "tiebreak": s["round"] > s["rounds"]}))
-        # the objects' names with their numbers: a log line drawn later (a reconnect, a
-        # replay) has another round's clue card in its view
-        events.append(Event("targets", {
-            "targets": {str(x["builder"]): x["target"] for x in s["builds"]},
-            "names": {str(x["builder"]): _name(s, x["target"]) for x in s["builds"]}},
-            visible_to=frozenset(builders)))
+        events.extend(self._round_events(s))
         self._start_draft(s)
+
+    def opening(self, state: JSON) -> list[Event]:
+        """Round 1's lines, as a later round's start gives them (the set-up dealt it)."""
+        return self._round_events(state)
+
+    @staticmethod
+    def _round_events(s: JSON) -> list[Event]:
+        """A round's first lines: who builds, with which cards; the objects, to builders."""
+        return [
+            Event("round_started", {
+                "round": s["round"], "builders": list(s["builders"]), "first": s["first"],
+                "clue": s["clue"], "card": s["card"], "tiebreak": s["round"] > s["rounds"]}),
+            # the objects' names with their numbers: a log line drawn later (a reconnect, a
+            # replay) has another round's clue card in its view
+            Event("targets", {
+                "targets": {str(x["builder"]): x["target"] for x in s["builds"]},
+                "names": {str(x["builder"]): _name(s, x["target"]) for x in s["builds"]}},
+                visible_to=frozenset(s["builders"])),
+        ]
 
     def _start_draft(self, s: JSON) -> None:
         s["phase"] = "draft"

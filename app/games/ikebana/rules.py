@@ -121,6 +121,11 @@ class IkebanaEngine(BaseEngine):
             bouquets=[[] for _ in range(seats)], prestige=[STARTING_PRESTIGE] * seats,
         )
 
+    @staticmethod
+    def opening(state: IkebanaState) -> list[Event]:
+        """The log's first line, as a later round's start gives it."""
+        return [_round_started(state)]
+
     # ----------------------------------------------------------------------- queries
 
     @staticmethod
@@ -257,7 +262,7 @@ class IkebanaEngine(BaseEngine):
         state.round += 1
         state.starter = next_starter(state.prestige, state.starter)
         state.current = state.starter
-        events.append(Event("round_started", {"round": state.round, "starter": state.starter}))
+        events.append(_round_started(state))
 
     # ----------------------------------------------------------------------- views
 
@@ -424,6 +429,11 @@ def round_summary(record: JSON) -> JSON:
     return {"round": record["round"], "starter": record["starter"],
             "doubled": record["doubled"], "points": list(record["points"]),
             "prestige": list(record["prestige"])}
+
+
+def _round_started(state: IkebanaState) -> Event:
+    """The line a round opens the log with: who starts it."""
+    return Event("round_started", {"round": state.round, "starter": state.starter})
 
 
 def next_starter(prestige: list[int], previous: Seat) -> Seat:

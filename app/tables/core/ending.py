@@ -32,7 +32,7 @@ from app.games.base import ABANDON, RESIGN, SYSTEM_SEAT, Engine, Event, IllegalA
 from app.tables.core import presence, seating
 from app.tables.core.commands import Housekeep, Resign, SetRematch
 from app.tables.core.effects import Broadcast, Reply, SystemLine
-from app.tables.core.play import Decision, accept, not_playing
+from app.tables.core.play import Decision, accept, not_playing, opening
 from app.tables.core.state import (
     TableState,
     TableStatus,
@@ -124,10 +124,12 @@ def set_rematch(table: TableState, cmd: SetRematch, now: float) -> Decision:
 @dataclass
 class Replayed:
     """A game rebuilt from its seed and log: the final state, each step's events, the
-    outcome (None while the game goes on) and, for a replay, every intermediate state."""
+    outcome (None while the game goes on) and, for a replay, every intermediate state;
+    ``opening``, the events the log opened with at the deal (the engine's ``opening``)."""
 
     state: Any
     history: list[tuple[int, list[Event]]] = field(default_factory=list)
+    opening: list[Event] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     states: list[Any] | None = None
 
@@ -146,7 +148,8 @@ def replay(engine: Engine | EngineAdapter, seats: int, options: Mapping[str, Any
     state = adapter.setup(seats, options, seed, position)
     if on_step is not None:
         on_step(0, state)
-    out = Replayed(state, states=[state] if keep_states else None)
+    out = Replayed(state, states=[state] if keep_states else None,
+                   opening=opening(adapter, state, position))
     expected = None
     for seq, seat, action in actions:
         if expected is not None and seq != expected:

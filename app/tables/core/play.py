@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from app.errors import AppError, forbidden
-from app.games.base import AUTOPILOT, CLOSE_WINDOW, SYSTEM_SEAT, IllegalAction
+from app.games.base import AUTOPILOT, CLOSE_WINDOW, SYSTEM_SEAT, Event, IllegalAction
 from app.tables.core import buckets
 from app.tables.core.commands import Act, Ephemeral
 from app.tables.core.effects import (
@@ -36,6 +36,7 @@ from app.tables.core.effects import (
 )
 from app.tables.core.state import (
     NO_TURN,
+    START,
     Journal,
     OpenWindow,
     Step,
@@ -46,6 +47,7 @@ from app.tables.core.state import (
     name_of_seat,
     seat_of,
 )
+from app.tables.engine import EngineAdapter
 
 Decision = tuple[TableState, list[Effect]]
 
@@ -165,13 +167,22 @@ def accept(table: TableState, seat: int, action: dict[str, Any], source: str, no
     return after, effects
 
 
-def begin(table: TableState, now: float) -> TableState:
+def begin(table: TableState, now: float) -> tuple[TableState, list[Event]]:
     """The game starts: set up (from the seed, or a stored position), every seat's context
-    at this version."""
+    at this version; and the log's opening lines (none for a table that starts from a
+    position: its game began elsewhere), the first step of the table's history."""
     state = table.engine.setup(table.seat_count, table.options, table.seed, table.position)
     version = table.version + 1
+    events = opening(table.engine, state, table.position)
+    history = table.history.appended(Step(version, events, START)) if events else table.history
     return follow(table, None, SYSTEM_SEAT, now, game_state=state,
-                  status=TableStatus.PLAYING, version=version)
+                  status=TableStatus.PLAYING, version=version, history=history), events
+
+
+def opening(engine: EngineAdapter, state: Any, position: Any) -> list[Event]:
+    """The events the log opens with (round 1's start): the game's ``opening`` hook, for a
+    game dealt from its seed."""
+    return engine.opening(state) if position is None else []
 
 
 def resume(table: TableState, game_state: Any, history: Sequence[Step],

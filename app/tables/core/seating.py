@@ -121,14 +121,14 @@ def start(table: TableState, cmd: Start, now: float) -> Decision:
     if any(p is None for p in table.seats):
         raise AppError("not_full", "every seat must be taken before the game starts", 409)
     try:
-        table = play.begin(table, now)
+        table, opening = play.begin(table, now)
     except BadOptions as exc:
         # a table stored before its options were checked as they are now (a first seat past
         # the last one): refused with the reason, the table left waiting as it was
         raise AppError("bad_options", str(exc), 422) from None
     table, _left, _back = presence.track(table, now)
     return table, [Store(SetStatus(TableStatus.PLAYING.value, table.version, started=True)),
-                   Broadcast(), SystemLine("started"), Reply()]
+                   Broadcast(opening), SystemLine("started"), Reply()]
 
 
 # --------------------------------------------------------------------------- bots

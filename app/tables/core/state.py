@@ -46,10 +46,16 @@ class Conn:
     screen: bool = False
 
 
+# the source of a history's first step: the log's opening lines (the engine's ``opening``)
+# at the version the game started; no action, nothing stored
+START = "start"
+
+
 @dataclass(slots=True)
 class Step:
     """One stored action: its version, what happened, and what produced it (a player, or
-    the platform: bot, timeout, window, resign, vote, empty, back)."""
+    the platform: bot, timeout, window, resign, vote, empty, back); or, first, the game's
+    opening lines (source ``START``)."""
 
     version: int
     events: Sequence[Event]

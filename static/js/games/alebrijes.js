@@ -358,7 +358,9 @@ export function eventLines(ctx, event) {
     case "trick_won": return [t("alebrijes.log.trick_won", { player: p })];
     case "round_scored": return [t("alebrijes.log.round_scored", { round: event.round, player: who(ctx, event.out),
       points: event.players.filter((x) => x.seat !== event.out).map((x) => `${ctx.seatName(x.seat)} ${x.points}`).join(", ") })];
-    case "round_started": return [t("alebrijes.log.round_started", { round: event.round, player: who(ctx, event.starter) })];
+    // (round 1's starter is drawn or chosen: nobody has a total yet)
+    case "round_started": return [t(event.round === 1 ? "alebrijes.log.first_round" : "alebrijes.log.round_started",
+      { round: event.round, player: who(ctx, event.starter) })];
     case "game_over": return [t("alebrijes.phase.over")];
     default: return [];
   }
