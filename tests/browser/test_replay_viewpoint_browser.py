@@ -34,6 +34,8 @@ YOU = {"es": re.compile(r"\b(?:[Tt]ú|[Tt]us?|Elegiste|Pasas|Abres)\b|¿Te\b"),
 # tu tablero"): the printed card, the same for every reader, not the board speaking to a seat
 CARD_TEXT = re.compile(r"^.*(?:Carta de construcción|Construction card) \d+:.*$", re.M)
 SEEN = {"es": "punto de vista", "en": "point of view"}
+# the log's opening line, under the deal's entry in the list of moves
+ROUND_ONE = re.compile(r"\b(ronda|round) 1\b", re.IGNORECASE)
 # the games whose board marks the seat of the point of view (Hanabi's does not)
 MARKED = {"ajolocracia", "alebrijes", "allegra", "block-and-guess", "ikebana"}
 
@@ -79,6 +81,17 @@ SPOKEN: dict[str, tuple[Any, dict[str, list[str]], list[str]]] = {
          "en": ["P0’s build", "P0’s blocks not yet placed"]},
         ["Tu construcción", "Tus bloques sin colocar"]),
 }
+
+
+def _guess_step(client: ApiClient, match: str, last: int) -> int | None:
+    """A Block and Guess step where seat 0 has a build to guess (its answers on show)."""
+    for step in range(1, last + 1):
+        view = client.request("GET", f"/api/matches/{match}/views/{step}?seat=0").json()["view"]
+        if view["phase"] == "guess" and any(
+                0 in b.get("guessers", []) and b["in_play"] and b.get("result") is None
+                for b in view["builds"]):
+            return step
+    return None
 
 
 def _spoken_step(client: ApiClient, match: str, game: str, last: int) -> int:
@@ -130,6 +143,7 @@ def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None
     players, match = finished_table(base, shared_server.ws_url, game)
     last = len(players[0].request("GET", f"/api/matches/{match}/replay?seat=0").json()["steps"])
     spoken = _spoken_step(players[0], match, game, last)
+    guess = _guess_step(players[0], match, last) if game == "block-and-guess" else None
     errors: list[str] = []
     stranger = ApiClient(base, "Zoe")
     seen = {}
@@ -151,12 +165,30 @@ def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None
             assert page.locator("#game .bg-bench .bg-tray-block").count() > 0, who
             untouchable = "#game .bg-hint, #game .bg-keys, #game .bg-tools, #game .bg-submit"
             assert page.locator(untouchable).count() == 0, who
+            # nothing on it to press or drag: the tray is drawn, the zoom alone is a button
+            assert page.locator("#game .bg-bench button:not(.bg-zoom-button)").count() == 0, who
+            placed = page.locator("#game .bg-bench svg [data-block]")
+            if placed.count():
+                before = page.locator("#game .bg-bench svg").inner_html()
+                box = placed.first.bounding_box()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.mouse.down()
+                page.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + 20, steps=4)
+                page.mouse.up()
+                assert page.locator("#game .bg-bench svg").inner_html() == before, who
+            assert guess is not None
+            _go(page, guess)  # the objects seat 0 could answer, as a list, not buttons
+            assert page.locator("#game .bg-guessbox .bg-guess.bg-as-text").count() > 0, who
+            assert page.locator("#game .bg-guessbox .bg-choices button").count() == 0, who
         if game == "alebrijes":  # seat 0's turn: its hand, without the buttons of a table
             _go(page, spoken)
             assert page.locator("#game .ab-hand .ab-card").count() > 0, who
             assert page.locator("#game .ab-actions, #game .ab-hint").count() == 0, who
         context.close()
     assert errors == []
+    if game != "hanabi":  # the deal's entry says how round 1 began, for any point of view
+        for who in seen:
+            assert ROUND_ONE.search(seen[who][1]), (who, seen[who][1][:300])
     for who in ("stranger", "other seat"):
         lang, text, board = seen[who]
         for words in (text, board):

@@ -139,9 +139,12 @@ export function bench(ctx, message) {
     label: t(`${P}.label.your_board`), mine: true, mode, hideBlocks: mode === "hidden",
     selected: ui.selected, frame: box, problems: mode === "hidden" ? new Map() : problems,
     focusable: true, describedBy: ctx.replay ? null : "bg-keys" });
-  board.addEventListener("pointerdown", (event) => onBoardDown(event));
-  board.addEventListener("touchstart", (event) => { if (event.target.closest("[data-block]")) event.preventDefault(); }, { passive: false });
-  board.addEventListener("keydown", (event) => onKey(event, ctx, message, m));
+  // a replay shows the build as it was: nothing on it moves
+  if (!ctx.replay) {
+    board.addEventListener("pointerdown", (event) => onBoardDown(event));
+    board.addEventListener("touchstart", (event) => { if (event.target.closest("[data-block]")) event.preventDefault(); }, { passive: false });
+    board.addEventListener("keydown", (event) => onKey(event, ctx, message, m));
+  }
   const zoomButton = (dir, label, key) => el("button", {
     type: "button", class: "secondary bg-zoom-button", "data-focus-key": key, "aria-label": t(`${P}.action.${key}`),
     disabled: dir > 0 ? ui.zoom >= ZOOMS[ZOOMS.length - 1] : ui.zoom <= ZOOMS[0],
@@ -177,6 +180,7 @@ export function bench(ctx, message) {
         tray.length ? el("div", { class: "bg-tray", role: "group", "aria-label": t(`${P}.label.tray`) }, tray.map((b) => {
           const type = view.block_types[b];
           const label = blockName(ctx, type);
+          if (ctx.replay) return el("span", { class: "bg-tray-block bg-as-text", role: "img", "aria-label": label, title: label }, blockThumb(ctx, type, 40));
           return el("button", { type: "button", class: "bg-tray-block", "data-focus-key": `tray-${b}`, "data-block": String(b),
             "aria-label": `${t(`${P}.action.place`)}: ${label}`, title: label,
             onpointerdown: (event) => startDrag(event, b, true),

@@ -59,7 +59,9 @@ export function toGuess(view, me) {
 }
 
 // A button for an action the view may offer; disabled when it is not legal now.
+// (a replay acts on nothing: there the choice is drawn as text, nothing to press)
 export function button(ctx, action, key, label, attrs = {}) {
+  if (ctx.replay) return ctx.el("span", { class: `${attrs.class || ""} bg-as-text`.trim() }, label);
   const legal = ctx.isLegal(action);
   return ctx.el("button", { type: "button", disabled: !legal, "data-focus-key": key, onclick: () => ctx.send(action), ...attrs }, label);
 }

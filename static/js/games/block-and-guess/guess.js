@@ -34,7 +34,7 @@ export function guessBox(ctx, message) {
       button(ctx, { type: "guess", build: build.builder, object: n }, `guess-${build.builder}-${n}`,
         [el("span", { class: "bg-n" }, String(n)), " ", name],
         { class: "bg-guess", "aria-label": t(`${P}.action.guess`, { object: `${n}. ${name}` }) }),
-      several ? button(ctx, { type: "propose", build: build.builder, object: n }, `propose-${build.builder}-${n}`,
+      several && !ctx.replay ? button(ctx, { type: "propose", build: build.builder, object: n }, `propose-${build.builder}-${n}`,
         bubble(), { class: "secondary bg-propose", "aria-label": `${t(`${P}.action.propose`)}: ${n}. ${name}`, title: t(`${P}.action.propose`) }) : null));
   }
   const proposals = build.proposals ? Object.entries(build.proposals) : [];
@@ -55,7 +55,7 @@ export function guessBox(ctx, message) {
           el("ul", {}, proposals.map(([seat, n]) =>
             el("li", {}, t(`${P}.label.proposal`, { player: who(ctx, Number(seat)), object: objectLabel(view, n) }))))) : null,
         el("ol", { class: "bg-guess-list" }, choices),
-        ctx.isLegal({ type: "ask_front", build: build.builder })
+        ctx.isLegal({ type: "ask_front", build: build.builder }) && !ctx.replay
           ? button(ctx, { type: "ask_front", build: build.builder }, `ask-${build.builder}`, t(`${P}.action.ask_front`), { class: "secondary bg-ask" })
           : build.question ? el("p", { class: "muted" }, t(`${P}.label.asked`, { player: who(ctx, message.seat) })) : null)));
   dock.classList.add("bg-guessbox", "mine");
@@ -75,7 +75,7 @@ export function questionBox(ctx, message) {
   const dock = handDock(ctx, { label: t(`${P}.label.question_dock`) },
     el("h2", {}, t(`${P}.label.question`)),
     el("div", { class: "bg-front-stage" }, board),
-    el("div", { class: "row" },
+    ctx.replay ? null : el("div", { class: "row" },
       button(ctx, { type: "mark_front", side: "left" }, "front-left", `◀ ${t(`${P}.action.mark_left`)}`),
       button(ctx, { type: "mark_front", side: "right" }, "front-right", `${t(`${P}.action.mark_right`)} ▶`)));
   dock.classList.add("bg-question", "mine");
