@@ -169,3 +169,26 @@ def test_a_click_or_a_key_still_sends_a_clue_at_once(shared_server, browser) -> 
     assert focus_key(page) == "my-hand"
     page.screenshot(path=str(SHOTS / "clue-en-1280.png"), full_page=True)
     context.close()
+
+
+def test_a_hand_whose_last_turn_drew_nothing_has_no_new_card(shared_server, browser) -> None:
+    """The tag marks the card a hand drew on its player's last play or discard: once the deck
+    has run out and that play drew nothing, the card drawn long before is not new (it kept
+    its tag to the end of the game, the replay's last steps included)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(shared_server.url + "/rules/hanabi")
+    found = page.evaluate("""async () => {
+      const { newestIds } = await import('/static/js/games/hanabi.js');
+      const hands = [[{ id: 1 }, { id: 10 }], [{ id: 2 }, { id: 11 }]];
+      const cases = {
+        deal: [],
+        drew: [{ type: 'play', seat: 0, drew: 10 }],
+        then_a_clue: [{ type: 'discard', seat: 1, drew: 11 }, { type: 'clue', seat: 1 }],
+        deck_out: [{ type: 'play', seat: 0, drew: 10 }, { type: 'discard', seat: 0, drew: null }],
+      };
+      return Object.fromEntries(Object.entries(cases).map(([name, log]) =>
+        [name, [...newestIds({ hands, log })].sort((a, b) => a - b)]));
+    }""")
+    assert found == {"deal": [], "drew": [10], "then_a_clue": [11], "deck_out": []}, found
+    context.close()

@@ -114,14 +114,19 @@ function saveNote(tableId, cardId, text) {
 
 // ------------------------------------------------------------------------ hands
 
-// The card each hand drew last: a hand is kept in draw order, so it is the hand's last card,
-// when a play or discard of the log drew it (``drew``: ids are public) rather than the deal.
-// Everyone sees which slot got a new card, the drawer's own face-down one too.
-function newestIds(view) {
-  const drawn = new Set();
-  for (const e of view.log) if (e.drew !== undefined && e.drew !== null) drawn.add(e.drew);
+// The card each hand drew on its player's last play or discard (``drew``: ids are public):
+// a hand is kept in draw order, so it is the hand's last card. None before a hand's first
+// draw (the deal) and none once its last play or discard drew nothing (the deck ran out): a
+// card drawn long before is not new. Everyone sees which slot got a new card, the drawer's
+// own face-down one too.
+export function newestIds(view) {
+  const drew = new Map(); // seat -> what its last play or discard drew (null: nothing)
+  for (const e of view.log) if (e.type === "play" || e.type === "discard") drew.set(e.seat, e.drew ?? null);
   const newest = new Set();
-  for (const hand of view.hands) if (hand.length && drawn.has(hand[hand.length - 1].id)) newest.add(hand[hand.length - 1].id);
+  view.hands.forEach((hand, seat) => {
+    const id = drew.get(seat);
+    if (id !== undefined && id !== null && hand.length && hand[hand.length - 1].id === id) newest.add(id);
+  });
   return newest;
 }
 
