@@ -1,8 +1,8 @@
 """Allegra's log line for a cleared line, read as a player: the Spanish said "Ana despeja
 tres 1", a bare numeral where Spanish wants the cards named, and neither language said where
-the three cards went. It now reads "Ana retira tres cartas de 1 a los descartes" ("Ana
-clears three 1s to the discard pile"), the words of the rules: the cards are removed to the
-discard pile."""
+the three cards went. It now reads "Ana despeja una línea: tres cartas de 1 a los descartes"
+("Ana clears three 1s to the discard pile"): the action's name, as its button and the rules
+page give it ("Despejar"), the cards named, and where they went."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ LINES = """async (events) => {
   return events.map((e) => eventLines({ t, el, seatName: (s) => names[s] }, e)); }"""
 
 EXPECTED = {
-    "es": [["Ana retira tres cartas de 1 a los descartes"],
-           ["Beto retira tres cartas de -1 a los descartes"]],
+    "es": [["Ana despeja una línea: tres cartas de 1 a los descartes"],
+           ["Beto despeja una línea: tres cartas de -1 a los descartes"]],
     "en": [["Ana clears three 1s to the discard pile"],
            ["Beto clears three -1s to the discard pile"]],
 }
