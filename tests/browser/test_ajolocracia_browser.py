@@ -129,7 +129,7 @@ def test_two_browsers_pick_secretly_reveal_together_and_finish(shared_server) ->
         host.reload()
         host.wait_for_selector(".aj-hand-card.aj-selected")
         assert selected(host) == [host_card]
-        assert host.locator("#log li").count() == 1
+        assert host.locator("#log li").count() == 2  # round 1's opening line, the pick
 
         # the guest's pick completes the turn: both picks are revealed together
         guest_card = guest_hand[-1]

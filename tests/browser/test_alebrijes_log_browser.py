@@ -37,14 +37,16 @@ ENGINE = ENGINES["alebrijes"]
 SEED = 3  # Ana's hand: blue 2, blue 3, green 5*, pink 4, orange 2, 4, 5*, wild 2, 2, 4
 WORDS = {
     "es": {"mine": r"^Ana \(tú\) cambia 2 azul \(roedores\) y 3 azul \(roedores\) por \S.+ y \S.+$",
-           "theirs": "Ana cambia 2 cartas", "single_wild": "un comodín 4 como azul (roedores)",
+           "theirs": "Ana cambia 2 cartas", "round": "Ronda 1: empieza Ana (tú)",
+           "single_wild": "un comodín 4 como azul (roedores)",
            "two_wilds": "2 × comodín 2 como verde (aves)",
            "led": "Ana (tú) abre con un comodín 4 como azul (roedores)",
            "beat": "Para superar un comodín 4 como azul (roedores): 1 × azul (roedores) de más"
                    " de 4 o 1 × verde (aves) de cualquier número. O pasa"},
     "en": {"mine": r"^Ana \(you\) exchanges blue \(rodents\) 2 and blue \(rodents\) 3 "
                    r"for \S.+ and \S.+$",
-           "theirs": "Ana exchanges 2 cards", "single_wild": "a single wild 4 as blue (rodents)",
+           "theirs": "Ana exchanges 2 cards", "round": "Round 1 begins: Ana (you) starts",
+           "single_wild": "a single wild 4 as blue (rodents)",
            "two_wilds": "2 × wild 2 as green (birds)",
            "led": "Ana (you) leads a single wild 4 as blue (rodents)",
            "beat": "To beat a single wild 4 as blue (rodents): 1 × blue (rodents) above 4 or"
@@ -90,11 +92,13 @@ def test_own_exchange_and_single_cards_read_right(shared_server, browser, viewpo
         cards = page.locator("#my-hand .ab-card")
         cards.nth(0).click()
         cards.nth(1).click()
+        # the log opens with round 1's line; the exchange's comes after it
+        assert log_lines(page) == [words["round"]]
         page.locator("[data-focus-key=exchange]").click()
-        page.wait_for_function("() => document.querySelectorAll('#log li').length >= 1")
+        page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
         mine = log_lines(page)[-1]
         assert re.match(words["mine"], mine), mine
-        other.wait_for_function("() => document.querySelectorAll('#log li').length >= 1")
+        other.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
         assert log_lines(other)[-1] == words["theirs"]  # the others learn no card
 
         run(the_others_keep(shared_server.ws_url, players, table_id))

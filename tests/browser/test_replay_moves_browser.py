@@ -46,7 +46,9 @@ def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game)
         page.keyboard.press("End")
         page.wait_for_selector("#replay-actions button[aria-current='step']:not([data-step='0'])")
         # each move's own line (a line the move set off may follow it: Ikebana's draw)
-        buttons = page.locator("#replay-actions button .replay-move").all_inner_texts()
+        # (the deal's entry, step 0, is not a move)
+        buttons = page.locator(
+            "#replay-actions button:not([data-step='0']) .replay-move").all_inner_texts()
         # a replay has no seats to fill: Block and Guess's "no bots" note is for live tables
         no_bots = page.locator(".bg-no-bots").count()
         page.context.close()

@@ -48,7 +48,9 @@ async def _keep_reading(client: SeatClient) -> None:
 def _replay(engine: Any, match: dict) -> tuple[dict[int, Any], dict[int, list]]:
     state = engine.setup(len(match["seats"]), engine_options(match["options"]), match["seed"])
     first = match["actions"][0]["seq"]
-    states, events = {first - 1: state}, {}
+    # the start's version: the log's opening lines (round 1's), if the game has any
+    opening = getattr(engine, "opening", None)
+    states, events = {first - 1: state}, {first - 1: opening(state) if opening else []}
     for record in match["actions"]:
         state, evs = apply_any(engine, state, record["seat"], record["action"])
         states[record["seq"]], events[record["seq"]] = state, evs

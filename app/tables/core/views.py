@@ -14,7 +14,7 @@ from typing import Any
 
 from app.games.base import Event, event_for
 from app.tables.core.presence import away_for, connected_seats
-from app.tables.core.state import Step, TableState, TableStatus
+from app.tables.core.state import START, Step, TableState, TableStatus
 
 
 def _rounded(value: float | None) -> float | None:
@@ -94,7 +94,9 @@ def source_json(table: TableState) -> dict[str, Any]:
     """What produced the current version: a player, or the platform (timeout, window,
     resign, vote, empty...): the page marks automatic moves in the log."""
     last = table.history.last()
-    if last is not None and last.version == table.version and last.source != "player":
+    # (the log's opening lines at the start are no move: the start's state is a player's)
+    if last is not None and last.version == table.version and last.source not in (
+            "player", START):
         return {"source": last.source, "by": last.seat}
     return {"source": "player", "by": None}
 
