@@ -108,17 +108,16 @@ export function sameAction(a, b) {
 }
 
 // The game's own client; if it does not load (a connection that dropped on the way, a page
-// cached across an upgrade) the table says so above a plain view that can still be played,
-// with a button to load the page again.
+// cached across an upgrade) the table says so once, above a plain view that can still be
+// played, with a button to load the page again.
 async function loadRenderer(game) {
   try { renderer = await import(`./games/${game}.js`); }
   catch (error) {
     console.error(error);
-    const generic = await import("./games/generic.js");
-    const failed = () => el("section", { class: "card load-failed", id: "load-failed", role: "alert" },
+    renderer = await import("./games/generic.js");
+    $("game").before(el("section", { class: "card load-failed", id: "load-failed", role: "alert" },
       el("p", {}, t("table.load_failed")),
-      el("button", { type: "button", "data-focus-key": "reload", onclick: () => location.reload() }, t("table.reload")));
-    renderer = { ...generic, render(root, message, rctx) { generic.render(root, message, rctx); root.prepend(failed()); } };
+      el("button", { type: "button", onclick: () => location.reload() }, t("table.reload"))));
   }
 }
 

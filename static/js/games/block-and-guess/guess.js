@@ -55,7 +55,7 @@ export function guessBox(ctx, message) {
           el("ul", {}, proposals.map(([seat, n]) =>
             el("li", {}, t(`${P}.label.proposal`, { player: who(ctx, Number(seat)), object: objectLabel(view, n) }))))) : null,
         el("ol", { class: "bg-guess-list" }, choices),
-        ctx.isLegal({ type: "ask_front", build: build.builder }) && !ctx.replay
+        ctx.isLegal({ type: "ask_front", build: build.builder })
           ? button(ctx, { type: "ask_front", build: build.builder }, `ask-${build.builder}`, t(`${P}.action.ask_front`), { class: "secondary bg-ask" })
           : build.question ? el("p", { class: "muted" }, t(`${P}.label.asked`, { player: who(ctx, message.seat) })) : null)));
   dock.classList.add("bg-guessbox", "mine");
