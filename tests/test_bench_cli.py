@@ -44,3 +44,27 @@ def test_scale_repeat_summary_pairs_each_repeat_with_its_own_one_process() -> No
     # no one-process run: rates alone
     assert repeat_summary({"direct": {2: [500.0]}}) == [
         "over 1 repeat, 2 processes, direct: median 500 actions/s (500-500)"]
+
+
+def test_actor_bench_counts_only_the_actions_between_its_pauses() -> None:
+    """``bench.actor --pause-ms/--evict-mb``: a whole game is played with the loop asleep
+    and the memory walked between actions; what is printed compares it with the hot run."""
+    import argparse
+    import asyncio
+    import time
+
+    from bench.actor import _walk, line, play
+
+    memory = bytearray(1 << 20)
+    _walk(memory)
+    assert memory.count(0) == len(memory)
+    began = time.process_time()
+    actions, cpu = asyncio.run(play("hanabi", 2, 1, pause=0.002, evict=memory))
+    spent = time.process_time() - began
+    assert actions > 10
+    # each action's own CPU only: the walks (and the set-up) are left out
+    assert 0 < cpu < spent
+    args = argparse.Namespace(game="hanabi", seats=2)
+    text = line(args, (actions, cpu), "both", 0.002, 1, (actions, cpu / 2))
+    assert text.startswith(f"both  hanabi x2: {actions} actions, ")
+    assert text.endswith("; between two actions 2 ms asleep and 1 MiB walked; 2.00x hot")
