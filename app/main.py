@@ -4,7 +4,6 @@ the database and restores live tables."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -26,13 +25,11 @@ from app.config import STATIC, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.errors import STORAGE_DOWN, AppError, storage_unavailable
-from app.metrics import LoopMonitor, MetricsMiddleware, registry_for
+from app.metrics import LoopMonitor, MetricsMiddleware, registry_for, tune_collector
 from app.tables.cluster import Cluster
 from app.tables.registry import Registry
 
 log = logging.getLogger("ludoteca")
-
-GC_YOUNG_THRESHOLD = 50_000
 
 # the table WebSocket is not an OpenAPI operation: its messages are summed up here (the whole
 # protocol is in docs/api.md)
@@ -76,13 +73,9 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         restored = await registry.restore()
         log.info("ludoteca ready: %d table(s) restored", restored)
         # what start-up built (modules, catalogues, restored tables) lives as long as the
-        # process: keep it out of every future garbage collection
-        gc.collect()
-        gc.freeze()
-        # fewer, larger young collections: with thousands of live sockets and states, the
-        # default (700) runs the collector thousands of times a second and its older
-        # generations long enough to stall the loop (bench/README.md has the figures)
-        gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
+        # process: kept out of every future collection; and the collector's thresholds
+        # (app/metrics.py says why)
+        tune_collector()
         monitor = LoopMonitor()
         app.state.loop_monitor = monitor
         app.state.prometheus = registry_for(app.state)

@@ -241,6 +241,28 @@ def registry_for(state: Any) -> CollectorRegistry:
         registry.register(collector)
     return registry
 
+# The collector's thresholds (``gc.set_threshold``) once start-up is done. Python's default
+# (700, 10, 10) runs a full collection of every live object often enough to stall the loop for
+# seconds once thousands of sockets and states are alive. A young collection runs after
+# 20,000 net new tracked objects and a middle one once three young ones have run, so a middle
+# collection examines at most ~100,000 objects (what those young collections left and the
+# young generation of the moment): tens of milliseconds. With (50,000, 20) it examined up to
+# 1.1 million, and a 2-minute soak of 150 tables stalled the loop for 526-616 ms
+# in one such collection (bench/README.md, round 14). The oldest generation is left to the
+# same ~10^8 net allocations as before (20,000 x 3 x 1,667): what start-up built is frozen
+# out of every collection, and a full collection over a live server's every table is the
+# longest pause there is.
+GC_THRESHOLDS = (20_000, 3, 1_667)
+
+
+def tune_collector() -> None:
+    """Once start-up is done: keep what it built out of every future collection, and set
+    the collector's thresholds (``GC_THRESHOLDS``)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 TICK = 0.1
 
 

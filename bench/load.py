@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
 import random
 import statistics
@@ -40,7 +39,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.config import CLIENT_IDLE_SECONDS
-from app.metrics import LoopMonitor
+from app.metrics import LoopMonitor, tune_collector
 from tests.support.postgres import PostgresCluster
 from tests.support.redis import RedisServer
 from tests.support.server import OPERATOR, LiveServer
@@ -251,9 +250,7 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.5)
         seated_in = time.perf_counter() - seating
         await asyncio.sleep(args.warmup)
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
+        tune_collector()
         await all_metrics("?reset=true")
         client_lag = LoopMonitor()
         client_lag.start()
