@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import shutil
@@ -41,6 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from app.config import CLIENT_IDLE_SECONDS
 from app.games import ENGINES
+from app.metrics import tune_collector
 from bench.soak_verify import Verdict, verify, view_digest
 from tests.support.server import OPERATOR, LiveServer
 
@@ -424,6 +426,11 @@ def run(args: argparse.Namespace) -> Figures:
     db_path = tmp / "soak.db"
     server = LiveServer(f"sqlite+aiosqlite:///{db_path}", tmp / "data")
     server.start()
+    # this process keeps a digest of every view, every latency and every version it is sent
+    # (for the check at the end) and runs every client on one loop: its collector is
+    # tuned like the server's, so that its own pauses do not pass for the server's latency
+    thresholds = gc.get_threshold()
+    tune_collector()
     try:
         soak = Soak(args, server)
         hard_limit = args.duration + 120 + args.tables * 0.2
@@ -432,6 +439,8 @@ def run(args: argparse.Namespace) -> Figures:
                                  figures.views)
         figures.garbage_unexplained = unexplained(db_path, figures)
     finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
         server.stop()
         log = server.log_path.read_text(errors="replace")
         if args.keep:
