@@ -493,7 +493,7 @@ def report(args: argparse.Namespace, f: Figures) -> str:
     lat = sorted(f.latencies) or [0.0]
     q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [lat[0]] * 99
     lag = f.metrics.get("loop_lag", {})
-    gc = f.metrics.get("gc", {})
+    collector = f.metrics.get("gc", {})
     sockets = f.metrics.get("connections", "?")
     games = ", ".join(f"{g} {f.games_started[g]}/{f.games_finished[g]}" for g in
                       sorted(f.games_started))
@@ -522,8 +522,8 @@ def report(args: argparse.Namespace, f: Figures) -> str:
         f"latency ms (send → sender sees the new version): p50 {1000 * q[49]:.1f} "
         f"p99 {1000 * q[98]:.1f} max {1000 * lat[-1]:.1f}; server loop lag ms p50 "
         f"{lag.get('p50_ms')} p99 {lag.get('p99_ms')} worst {lag.get('worst_since_start_ms')}"
-        f"; collector pauses ms by generation: worst {gc.get('worst_pause_ms')}, total "
-        f"{gc.get('total_ms')}",
+        f"; collector pauses ms by generation: worst {collector.get('worst_pause_ms')}, "
+        f"total {collector.get('total_ms')}",
         f"server RSS MB: start {f.rss.get('start', 0):.0f}, seated "
         f"{f.rss.get('seated', 0):.0f}, end {f.rss.get('end', 0):.0f} (growth while "
         f"soaking {growth:+.0f}); sockets at the end {sockets}; samples "
