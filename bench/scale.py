@@ -1,6 +1,6 @@
 """Scale-out under CPU quotas: 1, 2, 3 server processes, each held to a fraction of a core.
 
-    python -m bench.scale [--processes 1 2 3] [--modes direct nginx forwarded floor]
+    python -m bench.scale [--processes 1 2 3] [--modes direct nginx forwarded floor transport]
                           [--quota 0.25] [--tables 30] [--duration 8] [--latency]
                           [--profile PATH]
 
@@ -29,6 +29,10 @@ Modes:
 - ``floor`` (after the one-process runs): bench.wsfloor, the same move's work on bare
   websockets (parse, apply, every seat's view, the durable append, the sends), under the same
   quota and generator; prints the platform's overhead over it as a ratio of CPU per action.
+- ``transport`` (after the one-process runs): bench.wsfloor ``--replay``, the transport alone:
+  the same sockets, parse, durable append and sends of the same messages (recorded from
+  games played before the run), without the engine's work; prints what is left of a move's
+  CPU once the transport's is taken away (the engine's work, and the platform's).
 
 ``--latency`` then runs one process ``direct`` paced at half of the saturation it measured:
 latency from an action's send to the last seat's new state, p50/p99.
@@ -342,7 +346,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--modes", nargs="+", default=["direct", "nginx", "forwarded", "floor"],
-                        choices=["direct", "nginx", "forwarded", "floor"])
+                        choices=["direct", "nginx", "forwarded", "floor", "transport"])
     parser.add_argument("--quota", type=float, default=0.25,
                         help="share of a core each server process may use")
     parser.add_argument("--period-ms", type=float, default=PERIOD_US / 1000,
@@ -414,6 +418,8 @@ def main() -> None:
                     rates.setdefault(mode, {}).setdefault(n, []).append(rate)
                 if n == 1 and "floor" in args.modes:
                     floor_run(args, tmp, postgres, one)
+                if n == 1 and "transport" in args.modes:
+                    transport_run(args, postgres, one)
         if args.repeat > 1:
             for text in repeat_summary(rates):
                 print(text, flush=True)
@@ -544,14 +550,15 @@ def repeat_summary(rates: dict[str, dict[int, list[float]]]) -> list[str]:
 class FloorServer:
     """bench.wsfloor in a subprocess: the same move's work on bare websockets."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, replay: bool = False) -> None:
         from tests.support.server import free_port
 
         self.port = free_port()
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bench.wsfloor", "--port", str(self.port), "--database-url",
-             database_url.replace("+asyncpg", "")], stdout=subprocess.PIPE,
+             database_url.replace("+asyncpg", ""), *(["--replay"] if replay else [])],
+            stdout=subprocess.PIPE,
             cwd=Path(__file__).resolve().parents[1])
         assert self.process.stdout is not None
         if self.process.stdout.readline().strip() != b"ready":
@@ -585,11 +592,30 @@ def floor_run(args: argparse.Namespace, tmp: Path, postgres: PostgresCluster,
                 "closed-loop CPU per action", flush=True)
 
 
+def transport_run(args: argparse.Namespace, postgres: PostgresCluster,
+                  one: dict[str, float]) -> None:
+    """The transport alone (bench.wsfloor --replay) under the same quota and generator: what
+    a move costs with no engine, and what is left of the real server's move without it."""
+    # it runs about three times as fast as a move: seat three times the games, so that no
+    # slot runs out of them before the window ends
+    more = argparse.Namespace(**{**vars(args), "games_per_slot": 3 * args.games_per_slot})
+    m = floor_measure(more, postgres, replay=True)
+    print(line("transport (bare websockets: parse, durable append, sends of recorded "
+               "messages; no engine)", m), flush=True)
+    direct = one.get("direct1")
+    if direct:
+        rest = direct - m["cpu_per_action_us"]
+        print(f"  the transport is {m['cpu_per_action_us'] / direct:.2f}x the server's CPU per "
+              f"action ({m['cpu_per_action_us']:.0f} of {direct:.0f} us); the rest, {rest:.0f}"
+              " us, is the engine's work and the platform's", flush=True)
+
+
 def floor_measure(args: argparse.Namespace, postgres: PostgresCluster,
-                  period: float | None = None) -> dict[str, Any]:
-    """bench.wsfloor (a fresh one, its own database) driven under the quota."""
+                  period: float | None = None, replay: bool = False) -> dict[str, Any]:
+    """bench.wsfloor (a fresh one, its own database) driven under the quota; ``replay``:
+    its transport alone."""
     url = postgres.new_database(f"scale_floor_{int(time.time() * 1000) % 10**9}")
-    floor = FloorServer(url)
+    floor = FloorServer(url, replay)
     group = Cgroup(f"ludoteca-bench-{os.getpid()}-floor")
     group.add(floor.process.pid)
     try:

@@ -10,12 +10,23 @@ append (asyncpg, many tables' actions per transaction, awaited before any push),
 seat its own view, legal actions and events, encoded and sent. It has no players, tokens,
 lobby, clocks, presence, votes, chat, metrics, leases, nor any of FastAPI/starlette/uvicorn:
 a socket ``/t/<table>/<seat>`` is a seat, and a table starts when its seats are connected.
+It runs on the event loop the server runs on: uvloop where it is installed (uvicorn's
+``auto``, which picks it for the server), else the standard library's.
+
+``--replay``: the transport alone, no engine. Before it says ready it plays a few games with
+random legal actions and keeps every version's message for every seat, encoded as above (the
+same bytes and sizes a live game sends); a table then replays one of them. Per action it
+parses the JSON, checks the version and the acting seat, makes the durable append (the
+action as sent) and sends the next version's messages: everything but the engine's work
+(``apply``, views, legal actions, their encoding). The action sent is not checked against
+the rules, and the next state is the recorded one whatever it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 from typing import Any
 
 import asyncpg
@@ -78,25 +89,70 @@ class Table:
             option=orjson.OPT_NON_STR_KEYS)
 
     async def push(self, events: list[Any]) -> None:
+        await self.send_all({seat: self.message(seat, events).decode()
+                             for seat in self.sockets})
+
+    async def send_all(self, texts: dict[int, str]) -> None:
         for seat, ws in list(self.sockets.items()):
             try:
-                await ws.send(self.message(seat, events).decode())
+                await ws.send(texts[seat])
             except Exception:  # noqa: BLE001 - a gone socket does not stop the others
                 self.sockets.pop(seat, None)
 
 
+# a recorded game: for each version (index 0 is version 1), the seats that may act and
+# every seat's message as text
+Recording = list[tuple[frozenset[int], dict[int, str]]]
+
+
+def record(game: str, seats: int, seed: int) -> Recording:
+    """A whole game with random legal actions, chosen as bench.drive's generators choose
+    them (no play while anything else is legal: games as long as the ones they play),
+    each version's messages as ``Table`` sends them."""
+    rng = random.Random(seed)
+    table = Table("recording", game, seats)
+    engine = table.engine
+    table.state = engine.setup(seats, {o.name: o.default for o in engine.options}, seed)
+    table.version = 1
+    events: list[Any] = []
+    out: Recording = []
+    while True:
+        out.append((frozenset(engine.to_act(table.state)),
+                    {seat: table.message(seat, events).decode() for seat in range(seats)}))
+        if table.finished:
+            return out
+        seat = min(engine.to_act(table.state))
+        legal = engine.legal_actions(table.state, seat)
+        action = rng.choice([a for a in legal if a.get("type") != "play"] or legal)
+        table.state, events = engine.apply(table.state, seat, action)
+        table.version += 1
+        table.finished = engine.outcome(table.state) is not None
+
+
 class Floor:
-    def __init__(self, writer: Writer, game: str, seats: int) -> None:
+    def __init__(self, writer: Writer, game: str, seats: int,
+                 recordings: list[Recording] | None = None) -> None:
         self.writer = writer
         self.game = game
         self.seats = seats
         self.tables: dict[str, Table] = {}
+        self.recordings = recordings  # --replay: no engine
+        self.replaying: dict[str, Recording] = {}
 
     async def handler(self, ws: ServerConnection) -> None:
         _, _, table_id, seat_text = ws.request.path.split("/")  # type: ignore[union-attr]
         seat = int(seat_text)
         table = self.tables.setdefault(table_id, Table(table_id, self.game, self.seats))
         table.sockets[seat] = ws
+        if self.recordings is not None:
+            if table.version == 0 and len(table.sockets) == table.seats:
+                recording = self.recordings[len(self.replaying) % len(self.recordings)]
+                self.replaying[table.id] = recording
+                table.version = 1
+                await table.send_all(recording[0][1])
+            async for raw in ws:
+                await self.replay(table, seat, raw)
+            return
         if table.state is None and len(table.sockets) == table.seats:
             table.state = table.engine.setup(table.seats, {o.name: o.default for o in
                                                            table.engine.options}, 1)
@@ -104,6 +160,26 @@ class Floor:
             await table.push([])
         async for raw in ws:
             await self.act(table, seat, raw)
+
+    async def replay(self, table: Table, seat: int, raw: str | bytes) -> None:
+        """``act`` with the engine's work taken out: the next recorded version is sent."""
+        async with table.lock:
+            recording = self.replaying[table.id]
+            try:
+                message = orjson.loads(raw)
+                action = message["action"]
+                if table.version >= len(recording) or message.get("version") != table.version \
+                        or seat not in recording[table.version - 1][0]:
+                    raise IllegalAction("stale_version", "not now")
+            except (IllegalAction, KeyError, TypeError, ValueError) as exc:
+                code = getattr(exc, "code", "bad_message")
+                await table.sockets[seat].send(orjson.dumps(
+                    {"type": "error", "code": code}).decode())
+                return
+            await self.writer.append((table.id, table.version + 1, seat,
+                                      orjson.dumps(action).decode()))
+            table.version += 1
+            await table.send_all(recording[table.version - 1][1])
 
     async def act(self, table: Table, seat: int, raw: str | bytes) -> None:
         async with table.lock:
@@ -127,7 +203,9 @@ class Floor:
             await table.push(events)
 
 
-async def main_async(port: int, database_url: str, game: str, seats: int) -> None:
+async def main_async(port: int, database_url: str, game: str, seats: int,
+                     replay: bool = False) -> None:
+    recordings = [record(game, seats, seed) for seed in range(1, 5)] if replay else None
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
     async with pool.acquire() as conn:
         await conn.execute("CREATE TABLE IF NOT EXISTS floor_actions (table_id text, "
@@ -135,7 +213,7 @@ async def main_async(port: int, database_url: str, game: str, seats: int) -> Non
                            "PRIMARY KEY (table_id, version))")
     writer = Writer(pool)
     writer_task = asyncio.create_task(writer.run())
-    floor = Floor(writer, game, seats)
+    floor = Floor(writer, game, seats, recordings)
     async with serve(floor.handler, "127.0.0.1", port, compression=None,
                      max_size=1 << 20):
         print("ready", flush=True)
@@ -150,8 +228,16 @@ def main() -> None:
                         help="postgresql://... (asyncpg's form, no +driver)")
     parser.add_argument("--game", default="hanabi")
     parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--replay", action="store_true",
+                        help="the transport alone: replay recorded games' messages, no engine")
     args = parser.parse_args()
-    asyncio.run(main_async(args.port, args.database_url, args.game, args.seats))
+    work = main_async(args.port, args.database_url, args.game, args.seats, args.replay)
+    try:  # the server's event loop: uvicorn's "auto" picks uvloop where it is installed
+        import uvloop
+    except ImportError:
+        asyncio.run(work)
+    else:
+        uvloop.run(work)
 
 
 if __name__ == "__main__":

@@ -68,3 +68,68 @@ def test_actor_bench_counts_only_the_actions_between_its_pauses() -> None:
     text = line(args, (actions, cpu), "both", 0.002, 1, (actions, cpu / 2))
     assert text.startswith(f"both  hanabi x2: {actions} actions, ")
     assert text.endswith("; between two actions 2 ms asleep and 1 MiB walked; 2.00x hot")
+
+
+def test_the_transport_floor_replays_recorded_messages_and_refuses_what_the_floor_refuses(
+) -> None:
+    """``bench.scale --modes transport`` (bench.wsfloor ``--replay``): a recorded game is
+    every version's message for every seat, as the floor encodes them; the replay answers
+    an action of the acting seat at the current version with the durable append, then the
+    next version's messages, and a stale version or the wrong seat with an error and
+    nothing else."""
+    import asyncio
+
+    import orjson
+
+    from bench.wsfloor import Floor, Table, record
+
+    recording = record("hanabi", 4, 1)
+    assert len(recording) > 40  # games as long as the generators play (no early strikeout)
+    for index, (to_act, texts) in enumerate(recording):
+        assert sorted(texts) == [0, 1, 2, 3]
+        for seat, text in texts.items():
+            message = orjson.loads(text)
+            assert message["version"] == index + 1 and message["seat"] == seat
+            assert bool(message["legal_actions"]) == (seat in to_act)
+    assert orjson.loads(recording[-1][1][0])["status"] == "finished"
+    assert not recording[-1][0]
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+
+        async def send(self, text: str) -> None:
+            self.sent.append(text)
+
+    class Writer:
+        def __init__(self) -> None:
+            self.rows: list[tuple[object, ...]] = []
+
+        async def append(self, row: tuple[object, ...]) -> None:
+            self.rows.append(row)
+
+    async def scenario() -> None:
+        writer = Writer()
+        floor = Floor(writer, "hanabi", 4, [recording])  # type: ignore[arg-type]
+        table = Table("t1", "hanabi", 4)
+        sockets = {seat: Socket() for seat in range(4)}
+        table.sockets = sockets  # type: ignore[assignment]
+        floor.replaying[table.id], table.version = recording, 1
+        actor = min(recording[0][0])
+        other = (actor + 1) % 4
+        action = orjson.loads(recording[0][1][actor])["legal_actions"][0]
+        for seat, version in ((actor, 2), (other, 1)):  # stale, then not that seat's turn
+            await floor.replay(table, seat, orjson.dumps({"action": action,
+                                                          "version": version}))
+            assert orjson.loads(sockets[seat].sent[-1]) == {"type": "error",
+                                                            "code": "stale_version"}
+        await floor.replay(table, actor, b"{not json")
+        assert orjson.loads(sockets[actor].sent[-1])["code"] == "bad_message"
+        assert writer.rows == [] and table.version == 1
+        assert all(not s.sent for seat, s in sockets.items() if seat not in (actor, other))
+        await floor.replay(table, actor, orjson.dumps({"action": action, "version": 1}))
+        assert writer.rows == [("t1", 2, actor, orjson.dumps(action).decode())]
+        assert table.version == 2
+        assert {seat: s.sent[-1] for seat, s in sockets.items()} == recording[1][1]
+
+    asyncio.run(scenario())
