@@ -133,3 +133,28 @@ def test_the_transport_floor_replays_recorded_messages_and_refuses_what_the_floo
         assert {seat: s.sent[-1] for seat, s in sockets.items()} == recording[1][1]
 
     asyncio.run(scenario())
+
+
+def test_the_rest_floors_commit_is_durable_before_it_answers(tmp_path: Path) -> None:
+    """``bench.floor``'s write with one durable commit: each awaited insert is committed
+    (another connection reads it at once), on a database set up as the server's (WAL,
+    synchronous FULL)."""
+    import asyncio
+    import sqlite3
+
+    from bench.floor import Committer
+
+    committer = Committer(tmp_path / "floor.db")
+
+    async def writes() -> None:
+        for name in ("a", "b", "c"):
+            await committer.insert(name)
+
+    asyncio.run(writes())
+    other = sqlite3.connect(tmp_path / "floor.db")
+    assert [r for (r,) in other.execute("SELECT name FROM floor_rows ORDER BY id")] == [
+        "a", "b", "c"]
+    assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert committer.thread.submit(
+        lambda: committer.db.execute("PRAGMA synchronous").fetchone()).result() == (2,)
+    other.close()
