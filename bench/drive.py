@@ -52,9 +52,19 @@ class Game:
     sent_at: float = 0.0
 
 
+# random moves end Hanabi in ~20 (three fuses): plays only when nothing else is legal
+AVOID = ("play",)
+
+
+def choose(rng: random.Random, legal: list[dict[str, Any]],
+           avoid: tuple[str, ...] = AVOID) -> dict[str, Any]:
+    """A random legal action, of a type not in ``avoid`` while there is one."""
+    return rng.choice([a for a in legal if a.get("type") not in avoid] or legal)
+
+
 class Driver:
     def __init__(self, slots: list[Slot], game: str, seats: int, per_slot: int,
-                 seed: int, avoid: tuple[str, ...] = ("play",)) -> None:
+                 seed: int, avoid: tuple[str, ...] = AVOID) -> None:
         self.slots = slots
         self.game = game
         self.seats = seats
@@ -175,9 +185,7 @@ class Driver:
         return None
 
     def _send(self, game: Game, seat: int, state: dict[str, Any]) -> None:
-        legal = state["legal_actions"]
-        kept = [a for a in legal if a.get("type") not in self.avoid] or legal
-        action = self.rng.choice(kept)
+        action = choose(self.rng, state["legal_actions"], self.avoid)
         game.sent_for, game.sent_at = state["version"], time.perf_counter()
         game.sockets[seat].send_text(orjson.dumps(
             {"type": "action", "action": action, "version": state["version"]}))

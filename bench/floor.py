@@ -101,8 +101,7 @@ class Committer:
         from concurrent.futures import ThreadPoolExecutor
 
         self.thread = ThreadPoolExecutor(max_workers=1)
-        self.db = self.thread.submit(sqlite3.connect, str(path),
-                                     check_same_thread=False).result()
+        self.db = self.thread.submit(sqlite3.connect, str(path)).result()  # used there only
         self.thread.submit(self._setup).result()
 
     def _setup(self) -> None:

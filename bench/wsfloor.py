@@ -35,6 +35,10 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from app.games import ENGINES
 from app.games.base import IllegalAction, event_for
+from bench.drive import choose
+
+# what a bad message raises: its answer is an error, and nothing is stored or sent
+REFUSED = (IllegalAction, KeyError, TypeError, ValueError)
 
 
 class Writer:
@@ -122,8 +126,7 @@ def record(game: str, seats: int, seed: int) -> Recording:
         if table.finished:
             return out
         seat = min(engine.to_act(table.state))
-        legal = engine.legal_actions(table.state, seat)
-        action = rng.choice([a for a in legal if a.get("type") != "play"] or legal)
+        action = choose(rng, engine.legal_actions(table.state, seat))
         table.state, events = engine.apply(table.state, seat, action)
         table.version += 1
         table.finished = engine.outcome(table.state) is not None
@@ -161,23 +164,37 @@ class Floor:
         async for raw in ws:
             await self.act(table, seat, raw)
 
+    @staticmethod
+    def parse(table: Table, raw: str | bytes, may_act: bool) -> Any:
+        """The action of a message for the table's current version from a seat that
+        ``may_act``; else raises one of ``REFUSED``."""
+        message = orjson.loads(raw)
+        action = message["action"]
+        if not may_act or message.get("version") != table.version:
+            raise IllegalAction("stale_version", "not now")
+        return action
+
+    @staticmethod
+    async def refuse(table: Table, seat: int, exc: Exception) -> None:
+        await table.sockets[seat].send(orjson.dumps(
+            {"type": "error", "code": getattr(exc, "code", "bad_message")}).decode())
+
+    async def store(self, table: Table, seat: int, action: Any) -> None:
+        """The durable append of the table's next version, awaited before any push."""
+        await self.writer.append((table.id, table.version + 1, seat,
+                                  orjson.dumps(action).decode()))
+
     async def replay(self, table: Table, seat: int, raw: str | bytes) -> None:
         """``act`` with the engine's work taken out: the next recorded version is sent."""
         async with table.lock:
             recording = self.replaying[table.id]
             try:
-                message = orjson.loads(raw)
-                action = message["action"]
-                if table.version >= len(recording) or message.get("version") != table.version \
-                        or seat not in recording[table.version - 1][0]:
-                    raise IllegalAction("stale_version", "not now")
-            except (IllegalAction, KeyError, TypeError, ValueError) as exc:
-                code = getattr(exc, "code", "bad_message")
-                await table.sockets[seat].send(orjson.dumps(
-                    {"type": "error", "code": code}).decode())
+                action = self.parse(table, raw, table.version < len(recording)
+                                    and seat in recording[table.version - 1][0])
+            except REFUSED as exc:
+                await self.refuse(table, seat, exc)
                 return
-            await self.writer.append((table.id, table.version + 1, seat,
-                                      orjson.dumps(action).decode()))
+            await self.store(table, seat, action)
             table.version += 1
             await table.send_all(recording[table.version - 1][1])
 
@@ -185,19 +202,13 @@ class Floor:
         async with table.lock:
             engine = table.engine
             try:
-                message = orjson.loads(raw)
-                action = message["action"]
-                if table.finished or message.get("version") != table.version \
-                        or seat not in engine.to_act(table.state):
-                    raise IllegalAction("stale_version", "not now")
+                action = self.parse(table, raw, table.state is not None and not table.finished
+                                    and seat in engine.to_act(table.state))
                 state, events = engine.apply(table.state, seat, action)
-            except (IllegalAction, KeyError, TypeError, ValueError) as exc:
-                code = getattr(exc, "code", "bad_message")
-                await table.sockets[seat].send(orjson.dumps(
-                    {"type": "error", "code": code}).decode())
+            except REFUSED as exc:
+                await self.refuse(table, seat, exc)
                 return
-            await self.writer.append((table.id, table.version + 1, seat,
-                                      orjson.dumps(action).decode()))
+            await self.store(table, seat, action)
             table.state, table.version = state, table.version + 1
             table.finished = engine.outcome(state) is not None
             await table.push(events)
