@@ -22,6 +22,7 @@ from app.api.deps import (
     watch_key_ok,
 )
 from app.api.limits import RateLimited, get_limits
+from app.api.match_access import MatchKey, readable_match
 from app.api.rendering import error_page, render, safe_next, script_json, templates
 from app.api.schemas import MatchOut
 from app.api.security import REDOC_CSP, secure_cookies
@@ -32,7 +33,6 @@ from app.games import ENGINES
 from app.i18n import LANGUAGES, pick_language, translate
 from app.names import BadName, clean_name
 from app.tables.actor import TableActor
-from app.tables.records import finished_row
 
 router = APIRouter(include_in_schema=False)
 __all__ = ["error_page", "render", "router", "script_json", "templates"]
@@ -154,30 +154,40 @@ def invite_arrival(table: dict[str, Any], player: Any, invite: str | None) -> st
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 async def replay_page(match_id: str, request: Request, player: MaybePlayer,
-                      repo: RepoDep) -> HTMLResponse:
-    """A finished game, step by step (static/js/replay.js)."""
-    row = await finished_row(repo, match_id)
+                      repo: RepoDep, key: MatchKey = None) -> HTMLResponse:
+    """A finished game, step by step (static/js/replay.js). A private table's: for its
+    players, its host and whoever holds its link (``?key=``, passed on to the page's own
+    calls); "no such match" to anyone else (app/api/match_access.py)."""
+    row = await readable_match(repo, match_id, player, key)
     game = ENGINES[row.game].catalogue_entry()  # type: ignore[attr-defined]
     match = MatchOut(**match_out(row)).model_dump()
     # "play on from here" offers the table's own settings, prefilled with the match's
     table_options = [o for o in game["options"] if o.get("platform")]
     values = {o["name"]: row.options[o["name"]] for o in table_options if o["name"] in row.options}
-    return render(request, "replay.html", player, match=match, game=game, private=row.private,
-                  match_json=script_json(match),
-                  branch_json=script_json({"options": table_options, "values": values}))
+    response = render(request, "replay.html", player, match=match, game=game,
+                      private=row.private, key=key if row.private else None,
+                      match_json=script_json(match),
+                      branch_json=script_json({"options": table_options, "values": values}))
+    if row.private:  # a page only its players (or its link's holders) may see: kept nowhere
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
 async def player_page(player_id: str, request: Request, player: MaybePlayer,
                       repo: RepoDep) -> HTMLResponse:
-    """A player's finished games with their results."""
+    """A player's finished games with their results (a private table's only to its players
+    and host: ``Repository.finished_tables``)."""
     shown = await repo.player(player_id)
     if shown is None:
         raise AppError("not_found", "no such player", 404)
-    rows = await repo.finished_tables(None, player_id, 100, 0, branches=False)
+    viewer = player.id if player else None
+    rows = await repo.finished_tables(None, player_id, 100, 0, branches=False,
+                                      viewer_id=viewer)
     games = [{**match_out(r), "result": result_of(r, player_id)} for r in rows]
     # games played on from a moment of another match: kept apart from the real ones
-    rows = await repo.finished_tables(None, player_id, 50, 0, branches=True)
+    rows = await repo.finished_tables(None, player_id, 50, 0, branches=True,
+                                      viewer_id=viewer)
     branches = [{**match_out(r), "result": result_of(r, player_id)} for r in rows]
     return render(request, "player.html", player, shown=shown, matches=games,
                   branches=branches)

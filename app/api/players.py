@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, RegistryDep, RepoDep, create_player
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, RepoDep, create_player
 from app.api.limits import get_limits
 from app.api.schemas import MatchOut, MyTableOut, NewPlayer, PlayerCreated, PlayerOut, errors
 from app.api.shapes import json_response, match_out, result_of, table_out
@@ -77,8 +77,8 @@ async def player_info(player_id: PlayerId, repo: RepoDep) -> PlayerOut:
 
 
 @router.get("/{player_id}/matches", response_model=list[PlayerMatchOut],
-            responses=errors(404, 503))
-async def player_matches(player_id: PlayerId, repo: RepoDep,
+            responses=errors(401, 404, 503))
+async def player_matches(player_id: PlayerId, repo: RepoDep, viewer: MaybePlayer,
                          limit: int = Query(50, ge=1, le=200),
                          offset: int = Query(0, ge=0, le=1_000_000_000),
                          kind: Literal["games", "branches"] = Query(
@@ -87,8 +87,10 @@ async def player_matches(player_id: PlayerId, repo: RepoDep,
                              "match (\"what if\"), kept apart from their history")
                          ) -> list[PlayerMatchOut]:
     """A player's finished games, newest first, with their result in each (branches of other
-    matches are not among them: ?kind=branches lists those)."""
+    matches are not among them: ?kind=branches lists those). A private table's game is
+    listed only to its players (the player themself among them) and its host."""
     if await repo.player(player_id) is None:
         raise not_found("player")
-    rows = await repo.finished_tables(None, player_id, limit, offset, kind == "branches")
+    rows = await repo.finished_tables(None, player_id, limit, offset, kind == "branches",
+                                      viewer_id=viewer.id if viewer else None)
     return [PlayerMatchOut(**match_out(r), result=result_of(r, player_id)) for r in rows]

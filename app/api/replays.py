@@ -4,6 +4,12 @@ branches: a new table playing on from any step of a replay (``app.tables.branchi
 A replay is only for a finished game (a game in progress answers 404): it may show every
 card. The server replays the log from the seed (a branch's, from its position); the page
 draws each step's view with the game's own client.
+
+A private table's match (its replay, step views, export with its chat, and branches) is for
+its players, its host and whoever holds its private link (``?key=``); to anyone else it
+answers 404 as a match that does not exist (app/api/match_access.py), checked before the
+match is replayed. An import is private unless its file says ``"private": false`` (an
+export says what its match was), and is readable by its importer (its host).
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, ValidationError
 
-from app.api.deps import CurrentPlayer, RegistryDep, RepoDep, requested_seed
+from app.api.deps import CurrentPlayer, MaybePlayer, RegistryDep, RepoDep, requested_seed
 from app.api.limits import get_limits
+from app.api.match_access import MatchKey, may_read, readable_match
 from app.api.schemas import BranchIn, MatchOut, TableOut, errors
 from app.api.shapes import match_out, table_out
 from app.config import get_settings
@@ -67,9 +74,12 @@ SEAT_HELP = "whose point of view: 'spectator', 'all' (everything revealed) or a 
 
 
 @router.get("/{match_id}/replay", response_model=ReplayOut,
-            responses=errors(400, 404, 409, 503))
-async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> ReplayOut:
-    """A finished game step by step: every action with what the viewpoint saw happen."""
+            responses=errors(400, 401, 404, 409, 503))
+async def replay(match_id: str, repo: RepoDep, viewer: MaybePlayer, seat: str = "spectator",
+                 key: MatchKey = None) -> ReplayOut:
+    """A finished game step by step: every action with what the viewpoint saw happen, and
+    its chat (a private table's: see the module doc)."""
+    await readable_match(repo, match_id, viewer, key)
     row, actions, replayed = await _cache.get(repo, match_id)
     point = records.viewpoint(seat, row.seat_count)
     chat = await repo.chat_lines(match_id, limit=None)
@@ -86,9 +96,12 @@ async def replay(match_id: str, repo: RepoDep, seat: str = "spectator") -> Repla
 
 
 @router.get("/{match_id}/views/{step}", response_model=StepView,
-            responses=errors(400, 404, 409, 503))
-async def view(match_id: str, step: int, repo: RepoDep, seat: str = "spectator") -> StepView:
-    """The game's view after ``step`` actions (0: the set-up) from ``seat``'s point of view."""
+            responses=errors(400, 401, 404, 409, 503))
+async def view(match_id: str, step: int, repo: RepoDep, viewer: MaybePlayer,
+               seat: str = "spectator", key: MatchKey = None) -> StepView:
+    """The game's view after ``step`` actions (0: the set-up) from ``seat``'s point of view
+    (a private table's: see the module doc)."""
+    await readable_match(repo, match_id, viewer, key)
     row, actions, replayed = await _cache.get(repo, match_id)
     point = records.viewpoint(seat, row.seat_count)
     shown = records.view_at(row, replayed, step, point)
@@ -96,11 +109,14 @@ async def view(match_id: str, step: int, repo: RepoDep, seat: str = "spectator")
     return StepView(step=step, version=version, view=shown)
 
 
-@router.get("/{match_id}/export", responses=errors(404, 503))
-async def export(match_id: str, repo: RepoDep) -> dict[str, Any]:
+@router.get("/{match_id}/export", responses=errors(401, 404, 503))
+async def export(match_id: str, repo: RepoDep, viewer: MaybePlayer,
+                 key: MatchKey = None) -> dict[str, Any]:
     """The whole record of a finished game as one JSON file: game, options, seed, players,
-    log and chat (``POST /api/matches/import`` takes it back)."""
-    return await records.export(repo, match_id)
+    log, chat and whether it is private (``POST /api/matches/import`` takes it back, as
+    private as it was). A private table's: see the module doc."""
+    row = await readable_match(repo, match_id, viewer, key)
+    return await records.export(repo, row)
 
 
 _FILE_SCHEMA = records.MatchFile.model_json_schema(ref_template="#/components/schemas/{model}")
@@ -122,7 +138,9 @@ def add_components(schema: dict[str, Any]) -> None:
              responses=errors(401, 413, 422, 429, 503), openapi_extra=IMPORT_BODY)
 async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -> MatchOut:
     """Reproduce a game from an exported file: the log is replayed from the seed and must be
-    legal and reach the same outcome; it is stored as a new finished match. At most
+    legal and reach the same outcome; it is stored as a new finished match, hosted by the
+    importer. It is private (read by the importer only, never listed) unless the file says
+    ``"private": false``, as the export of a public match does. At most
     ``LUDOTECA_MAX_IMPORT_BYTES`` (2 MiB): 413 ``too_large`` beyond."""
     limit = get_settings().max_import_bytes
     declared = request.headers.get("content-length", "")
@@ -151,17 +169,20 @@ async def import_match(request: Request, repo: RepoDep, player: CurrentPlayer) -
 
 
 @router.post("/{match_id}/branch", status_code=201, response_model=TableOut,
-             responses=errors(400, 401, 403, 404, 409, 422, 429, 503))
+             responses=errors(400, 401, 404, 409, 422, 429, 503))
 async def branch(match_id: str, body: BranchIn, request: Request, repo: RepoDep,
-                 player: CurrentPlayer, registry: RegistryDep) -> TableOut:
+                 player: CurrentPlayer, registry: RegistryDep,
+                 key: MatchKey = None) -> TableOut:
     """Play on from a moment of a finished match: a new table whose game starts in exactly
     the position after ``step`` actions (the same options, public information and each
     seat's knowledge), with what no seat could know then (the order of a deck, cards nobody
     had seen) dealt anew. It is a normal table (invite, bots, clocks, chat, its own replay)
     that remembers where it came from; its result is kept apart from the players' history.
     ``sandbox``: you take every seat (the hot seat). Who may: anyone for a public match; for
-    a private one, its players (the branch is private then). 404 for a game still running
-    (it has no replay); 409 ``game_over`` at a step where the game is over."""
+    a private one, whoever may read it (its players, its host, the holders of its link:
+    ``key``), and the branch is private; anyone else gets 404, as for no such match. 404
+    for a game still running (it has no replay); 409 ``game_over`` at a step where the
+    game is over."""
     unknown = sorted(set(body.options) - TABLE_OPTION_NAMES)
     if unknown:
         raise AppError("bad_options", "a branch keeps the match's game options; only the "
@@ -169,7 +190,8 @@ async def branch(match_id: str, body: BranchIn, request: Request, repo: RepoDep,
     seed = requested_seed(request.headers, get_settings())
     if seed is None:
         seed = secrets.randbits(63)
-    point = await branching.branch_point(repo, _cache, match_id, body.step, seed, player.id)
+    point = await branching.branch_point(repo, _cache, match_id, body.step, seed,
+                                         lambda row: may_read(row, player.id, key))
     row = point.row
     if not body.sandbox and not 0 <= body.seat < row.seat_count:
         raise AppError("bad_seat", f"seats go from 0 to {row.seat_count - 1}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Table, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -487,10 +487,17 @@ class Repository:
             return list(rows)
 
     async def finished_tables(self, game: str | None, player_id: str | None, limit: int,
-                              offset: int, branches: bool | None = None) -> list[GameTable]:
-        """Finished games, newest first; ``branches``: only games played on from another
-        match (True), only real games (False), both (None)."""
-        query = (select(GameTable).where(GameTable.status == "finished")
+                              offset: int, branches: bool | None = None, *,
+                              viewer_id: str | None) -> list[GameTable]:
+        """Finished games, newest first, as ``viewer_id`` (None: anonymous) may see them
+        listed: every public one, and a private table's only where the viewer sat or hosts
+        (never to anyone else, whatever the filters); ``branches``: only games played on
+        from another match (True), only real games (False), both (None)."""
+        visible: ColumnElement[bool] = GameTable.private.is_(False)
+        if viewer_id is not None:
+            visible = or_(visible, GameTable.host_id == viewer_id,
+                          GameTable.seats.any(TableSeat.player_id == viewer_id))
+        query = (select(GameTable).where(GameTable.status == "finished", visible)
                  .options(selectinload(GameTable.seats))
                  .order_by(GameTable.finished_at.desc(), GameTable.id)
                  .limit(limit).offset(offset))

@@ -12,25 +12,28 @@ column): its game starts from it instead of the set-up, a restart replays the br
 log from it, and so do its replay and its export. The branch remembers its origin (match
 and step); its result is kept apart from the players' history of real games.
 
-Who may branch: whoever may see the match's replay. Replays are for finished matches only
-(a game still running has none, so nothing of this exists for it). A public match's anyone
-may play on from; a private match's only its players (and its host), and their branch is
-private too: a private game's position is not made into a public table.
+Who may branch: whoever may see the match's replay (app/api/match_access.py). Replays are
+for finished matches only (a game still running has none, so nothing of this exists for it).
+A public match's anyone may play on from; a private match's only its players, its host and
+whoever holds its private link, and to anyone else it does not exist (404, as for no match
+at all). A branch of a private match is private too: a private game's position is not made
+into a public table.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from app.db.models import GameTable
 from app.db.repository import Repository
-from app.errors import AppError, forbidden
+from app.errors import AppError, not_found
 from app.games import ENGINES
 from app.games.base import Rng
 from app.tables.engine import adapt
-from app.tables.records import ReplayCache
+from app.tables.records import ReplayCache, finished_row
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,11 @@ class BranchPoint:
     position: dict[str, Any]
 
 
-def may_branch(row: GameTable, player_id: str | None) -> bool:
-    """Whether ``player_id`` may play on from this finished match (see the module doc)."""
+def is_member(row: GameTable, player_id: str | None) -> bool:
+    """Whether ``player_id`` played at this table or hosts it (the importer of an imported
+    match): one who may always read it, private or not."""
     if player_id is None:
         return False
-    if not row.private:
-        return True
     return player_id == row.host_id or any(s.player_id == player_id for s in row.seats)
 
 
@@ -71,11 +73,14 @@ def position_at(row: GameTable, states: list[Any], step: int, seed: int) -> dict
 
 
 async def branch_point(repo: Repository, cache: ReplayCache, match_id: str, step: int,
-                       seed: int, player_id: str | None) -> BranchPoint:
-    """Where a branch of ``match_id`` at ``step`` starts, for ``player_id`` (None: someone
-    already allowed, a player of a branch of it asking for a rematch). 404 for a match that
-    is not finished: a game still running has no replay."""
+                       seed: int, may_read: Callable[[GameTable], bool] | None
+                       ) -> BranchPoint:
+    """Where a branch of ``match_id`` at ``step`` starts, for a caller ``may_read`` says may
+    read the match (None: someone already allowed, a player of a branch of it asking for a
+    rematch). 404 for a match that is not finished (a game still running has no replay) and
+    for one the caller may not read (asked before the match is replayed: nothing of it is
+    worked out for a stranger)."""
+    if may_read is not None and not may_read(await finished_row(repo, match_id)):
+        raise not_found("match")
     row, _actions, replayed = await cache.get(repo, match_id)
-    if player_id is not None and not may_branch(row, player_id):
-        raise forbidden("only the players of a private match may play on from it")
     return BranchPoint(row, step, position_at(row, replayed.states or [], step, seed))

@@ -6,10 +6,14 @@ never has one (the API answers 404 for those, like any match that does not exist
 
 The file (``format: "ludoteca.match"``, ``format_version: 1``)::
 
-    {"format", "format_version", "id", "game", "seats", "options", "seed",
+    {"format", "format_version", "id", "game", "seats", "options", "seed", "private",
      "players": [{"seat", "id", "name"}], "started_at", "finished_at", "outcome",
      "log": [{"seq", "seat", "action", "source", "at"}],
      "chat": [{"kind", "seat", "name", "text", "code", "params", "at"}]}
+
+``private`` says whether the match was a private table's: an import keeps it, and a file
+without it (one exported before it was written) is imported as private: the import of a
+private match never makes it public.
 
 A branch (a game played on from a moment of another match, app/tables/branching.py) adds
 ``"position"`` (the engine's dump its game starts from instead of the set-up) and
@@ -116,6 +120,9 @@ class MatchFile(BaseModel):
     seats: int = Field(ge=1, le=12)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int = Field(ge=0, le=2**63 - 1)
+    private: bool = Field(default=True, description="whether the match is private (read "
+                          "only by its importer and never listed); a file without it is "
+                          "imported as private")
     players: list[PlayerEntry] = Field(max_length=12)
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -131,13 +138,15 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-async def export(repo: Repository, match_id: str) -> dict[str, Any]:
-    row = await finished_row(repo, match_id)
-    actions = await repo.actions(match_id)
-    chat = await repo.chat_lines(match_id, limit=None)
+async def export(repo: Repository, row: GameTable) -> dict[str, Any]:
+    """The record of the finished match ``row`` (one ``finished_row`` gave, checked by the
+    caller: who may read it)."""
+    actions = await repo.actions(row.id)
+    chat = await repo.chat_lines(row.id, limit=None)
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "id": row.id, "game": row.game,
         "seats": row.seat_count, "options": row.options, "seed": row.seed,
+        "private": row.private,
         "players": [{"seat": s.seat, "id": s.player.id, "name": s.player.name}
                     for s in row.seats],
         "started_at": _iso(row.started_at), "finished_at": _iso(row.finished_at),
@@ -280,7 +289,8 @@ def _servable(record: dict[str, Any]) -> None:
 
 async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> GameTable:
     """Check the file, replay it from its seed, and store it as a new finished match with
-    new guest players of the same names. Raises ``AppError`` (422) saying what is wrong;
+    new guest players of the same names, hosted by the importer and as private as the file
+    says (private when it does not say). Raises ``AppError`` (422) saying what is wrong;
     nothing is stored then."""
     engine = ENGINES.get(data.game)
     if engine is None:
@@ -328,7 +338,7 @@ async def import_match(repo: Repository, data: MatchFile, importer_id: str) -> G
     last = data.log[-1].seq if data.log else 1
     table = GameTable(
         id=secrets.token_urlsafe(8), game=data.game, seat_count=data.seats, options=options,
-        private=False, invite_token=secrets.token_urlsafe(18), host_id=importer_id,
+        private=data.private, invite_token=secrets.token_urlsafe(18), host_id=importer_id,
         status="finished", seed=data.seed, version=last, created_at=stamp,
         started_at=dates.started, finished_at=dates.finished, outcome=result.outcome,
         position=data.position,

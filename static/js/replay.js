@@ -38,6 +38,8 @@ const numericPoint = () => (point === "spectator" || point === "all" ? null : Nu
 // "tú"/"(tú)" in this list; tests/browser/test_replay_viewpoint_browser.py reads each game's
 // replay both ways).
 const viewer = app.dataset.viewer || "";
+// a private match opened by its link (?key=): every call of the page carries the key
+const linkKey = app.dataset.key ? `&key=${encodeURIComponent(app.dataset.key)}` : "";
 const viewerSeats = new Set(match.seats.filter((s) => viewer && s.player && s.player.id === viewer).map((s) => s.seat));
 // `key` with the seat of the point of view as `param` (most keys' {player})
 const named = (key, param = "player") => (params) => t(key, { ...params, [param]: seatName(numericPoint()) });
@@ -164,7 +166,7 @@ function message(view) {
 async function viewAt(n) {
   const key = `${point}:${n}`;
   if (!views.has(key)) {
-    const data = await api("GET", `/api/matches/${matchId}/views/${n}?seat=${encodeURIComponent(point)}`);
+    const data = await api("GET", `/api/matches/${matchId}/views/${n}?seat=${encodeURIComponent(point)}${linkKey}`);
     views.set(key, data.view);
   }
   return views.get(key);
@@ -237,7 +239,7 @@ async function branchHere(sandbox) {
     body.private = branchForm.elements.private.checked;
   }
   try {
-    const table = await api("POST", `/api/matches/${matchId}/branch`, body);
+    const table = await api("POST", `/api/matches/${matchId}/branch${linkKey.replace("&", "?")}`, body);
     location.href = `/tables/${table.id}`;
   } catch (error) {
     const key = `error.${error.code}`;
@@ -303,7 +305,7 @@ async function load() {
   const asked = ++loads;
   let data;
   try {
-    data = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}`);
+    data = await api("GET", `/api/matches/${matchId}/replay?seat=${encodeURIComponent(point)}${linkKey}`);
   } catch (error) { if (asked === loads) showError(error); return; }
   if (asked !== loads) return;
   replay = data;

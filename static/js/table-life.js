@@ -168,7 +168,11 @@ export function createLife({ tableId, me, seatName, showError, errorText, render
     } else if (last.rematch) {
       out.push(el("a", { href: `/tables/${last.rematch.table}` }, t("life.rematch_watch")));
     }
-    out.push(el("a", { id: "replay-link", href: `/matches/${tableId}` }, t("life.replay")));
+    // one who watches a private table by its link reads its replay by the same link
+    const data = document.getElementById("table-app").dataset;
+    const linkKey = data.watch || data.invite;
+    const replay = `/matches/${tableId}${linkKey ? `?key=${encodeURIComponent(linkKey)}` : ""}`;
+    out.push(el("a", { id: "replay-link", href: replay }, t("life.replay")));
     return out;
   }
 

@@ -1,5 +1,6 @@
 """A stored finished match for tests that need one: a random game played here with the
-conformance suite's player and imported through ``POST /api/matches/import``."""
+conformance suite's player and imported through ``POST /api/matches/import`` as a public
+match (an import without ``"private": false`` is private)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def stored_match(base: str, game: str, seed: int, options: dict[str, Any] | None
         states.append(apply_any(engine, states[-1], seat, action)[0])
     record = {
         "format": "ludoteca.match", "format_version": 1, "game": game, "seats": seats,
-        "options": options or {}, "seed": seed,
+        "options": options or {}, "seed": seed, "private": False,
         "players": [{"seat": s, "name": f"Original {s}"} for s in range(seats)],
         "outcome": engine.outcome(final).to_json(),
         "log": [{"seq": i + 2, "seat": seat, "action": action,
