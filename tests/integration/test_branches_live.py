@@ -156,8 +156,8 @@ async def test_a_private_match_is_branched_only_by_its_players_and_stays_private
         await c.close()
     assert players[1].request("POST", f"/api/tables/{table['id']}/resign").status_code == 200
     stranger = ApiClient(base, "Fisgona")
-    r = branch(stranger, table["id"], {"step": 0})
-    assert r.status_code == 403 and r.json()["code"] == "forbidden"
+    r = branch(stranger, table["id"], {"step": 0})  # as if there were no such match
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
     r = branch(players[1], table["id"], {"step": 0, "private": False, "seat": 1})
     assert r.status_code == 201, r.text
     mine = r.json()
