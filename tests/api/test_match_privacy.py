@@ -23,11 +23,13 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
+from app.api.deps import COOKIE, sign
 from app.main import _every_route, create_app
 from tests.support.client import ApiClient, connect_and_start, seat_players
 
 GAME = "hanabi"
 NO_SUCH = "no-such-match-0"
+SECRET_KEY = "test-secret"
 
 
 @dataclass
@@ -47,6 +49,7 @@ class World:
     base: str
     stranger: ApiClient
     tables: dict[str, Table]
+    http: httpx.Client  # one pooled connection for the walk's many calls
 
 
 async def _table(base: str, ws_base: str, private: bool, finish: bool, secret: str) -> Table:
@@ -67,7 +70,7 @@ async def _table(base: str, ws_base: str, private: bool, finish: bool, secret: s
 
 
 @pytest.fixture(scope="module")
-def world(shared_server) -> World:
+def world(shared_server) -> Iterator[World]:
     base, ws_base = shared_server.url, shared_server.ws_url
 
     async def build() -> dict[str, Table]:
@@ -78,7 +81,8 @@ def world(shared_server) -> World:
             "public live": await _table(base, ws_base, False, False, "charla en juego"),
         }
 
-    return World(base, ApiClient(base, "Curiosa"), asyncio.run(build()))
+    with httpx.Client(base_url=base, timeout=20) as http:
+        yield World(base, ApiClient(base, "Curiosa"), asyncio.run(build()), http)
 
 
 # --------------------------------------------------------------------------- the routes
@@ -132,11 +136,19 @@ class Caller:
     reader: bool  # may read a private table's match
 
 
+def browser(player: ApiClient) -> dict[str, str]:
+    """The identity cookie the browser of ``player`` holds (signed with the test server's
+    secret key, tests/support/server.py)."""
+    return {"Cookie": f"{COOKIE}={sign(player.token, SECRET_KEY)}"}
+
+
 def callers(world: World, table: Table) -> Iterator[Caller]:
     other = world.tables["public finished" if table is not world.tables["public finished"]
                         else "private finished"]
     yield Caller("seated player", table.players[0].headers, None, True)
     yield Caller("the other seated player", table.players[1].headers, None, True)
+    yield Caller("a seated player's browser (its cookie)", browser(table.players[1]), None,
+                 True)
     yield Caller("stranger", world.stranger.headers, None, False)
     yield Caller("anonymous", {}, None, False)
     yield Caller("stranger with the spectator link", world.stranger.headers, table.watch, True)
@@ -149,12 +161,13 @@ def callers(world: World, table: Table) -> Iterator[Caller]:
 
 def get(world: World, path: str, caller: Caller) -> httpx.Response:
     params = {"key": caller.key} if caller.key else None
-    return httpx.get(world.base + path, headers=caller.headers, params=params, timeout=20)
+    world.http.cookies.clear()  # nobody is who a page's cookie would make them
+    return world.http.get(path, headers=caller.headers, params=params)
 
 
 def not_found_body(world: World, path: str) -> str:
     """What a match that does not exist answers on ``path``."""
-    r = httpx.get(world.base + path.replace("{id}", NO_SUCH), timeout=10)
+    r = world.http.get(path.replace("{id}", NO_SUCH))
     assert r.status_code == 404
     return r.text
 
@@ -217,8 +230,10 @@ def test_the_private_replay_page_passes_its_key_on(world: World) -> None:
 def branch(world: World, table: Table, caller: Caller, body: dict[str, Any]
            ) -> httpx.Response:
     params = {"key": caller.key} if caller.key else None
-    return httpx.post(f"{world.base}/api/matches/{table.id}/branch", json=body,
-                      headers=caller.headers, params=params, timeout=20)
+    world.http.cookies.clear()
+    # (from the site's own page, as a browser says: a cookie's POST needs its Origin)
+    return world.http.post(f"/api/matches/{table.id}/branch", json=body,
+                           headers={**caller.headers, "Origin": world.base}, params=params)
 
 
 @pytest.mark.parametrize("kind", ["private finished", "public finished", "private live",
@@ -240,15 +255,15 @@ def test_a_branch_is_for_who_may_read_and_a_private_match_branches_private(
         assert r.status_code == 201, (kind, caller.name, r.text)
         made = r.json()
         assert made["private"] is kind.startswith("private"), (kind, caller.name)
-        host = caller.headers
-        deleted = httpx.delete(f"{world.base}/api/tables/{made['id']}", headers=host,
-                               timeout=10)
+        deleted = world.http.delete(f"/api/tables/{made['id']}",
+                                    headers={**caller.headers, "Origin": world.base})
         assert deleted.status_code == 204
 
 
 def listed(world: World, path: str, headers: dict[str, str],
            params: dict[str, Any] | None = None) -> str:
-    r = httpx.get(world.base + path, headers=headers, params=params, timeout=10)
+    world.http.cookies.clear()
+    r = world.http.get(path, headers=headers, params=params)
     assert r.status_code == 200, (path, r.text[:200])
     return r.text
 
@@ -258,7 +273,8 @@ def test_lists_show_a_private_match_to_its_players_only(world: World) -> None:
     seated, other = private.players
     outsiders = {"stranger": world.stranger.headers, "anonymous": {},
                  "a player of another table": public.players[0].headers}
-    insiders = {"seated player": seated.headers, "the other seated player": other.headers}
+    insiders = {"seated player": seated.headers, "the other seated player": other.headers,
+                "a seated player's browser": browser(seated)}
     lists = [("/api/matches", {"limit": 200}),
              ("/api/matches", {"limit": 200, "game": GAME}),
              ("/api/matches", {"limit": 200, "player": seated.id}),
@@ -295,10 +311,10 @@ def assert_private(world: World, match_id: str, reader: ApiClient, secret: str |
     no list shows it to them."""
     for template in READS.values():
         path = template.replace("{id}", match_id)
-        assert httpx.get(world.base + path, headers=reader.headers,
-                         timeout=20).status_code == 200, path
+        assert world.http.get(path, headers=reader.headers).status_code == 200, path
         for headers in (world.stranger.headers, {}):
-            r = httpx.get(world.base + path, headers=headers, timeout=20)
+            world.http.cookies.clear()
+            r = world.http.get(path, headers=headers)
             assert r.status_code == 404, (path, r.status_code)
             assert secret is None or secret not in r.text
     for kind in ("games", "branches"):
