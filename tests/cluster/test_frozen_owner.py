@@ -7,8 +7,10 @@ table over after its lease ran out, yet the clients piped through B to the froze
 nothing until A woke up. Now B's pipe closes with 1012 (the client's "reconnect") once
 the table's owner is no longer the one it pipes to, and the clients play on at B while A
 is still frozen. After A wakes up, its count of open WebSockets
-(``ludoteca_websockets_open``) comes back to the sockets really open there (before, it kept
-counting sockets whose peers had gone while it was stopped).
+(``ludoteca_websockets_open``) comes back to the sockets really open there. Before, it kept
+counting sockets whose messages, sent while it was stopped, met the table being given up
+when it woke: the actor's stop left those commands unanswered and their handlers waiting
+for ever (tests/cluster/test_given_up_commands.py).
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ async def test_sockets_piped_to_a_frozen_owner_reconnect_to_the_new_one_and_play
         await owners.wait_owner(table_id, a, 5)
         direct = SeatClient(a.ws_url, table_id, players[0].token)
         await direct.open()
+        second = SeatClient(a.ws_url, table_id, players[1].token)  # a second tab at A
+        await second.open()
         # A keeps the table (a socket is at it there): B pipes these two to A
         piped = [SeatClient(b.ws_url, table_id, p.token) for p in players[1:]]
         for c in piped:
@@ -72,10 +76,13 @@ async def test_sockets_piped_to_a_frozen_owner_reconnect_to_the_new_one_and_play
         assert a.process is not None
         os.kill(a.process.pid, signal.SIGSTOP)
         try:
-            # moves sent to the frozen A wait in its sockets (one of them through a pipe)
-            for c in (direct, *piped):
+            # moves and resyncs sent to the frozen A wait in its sockets (some through a
+            # pipe), and the second tab leaves while A is stopped
+            for c in (direct, second, *piped):
                 if c.my_turn():
                     await c.act(c.state["legal_actions"][0])
+                await c.send({"type": "sync"})
+            leaving = asyncio.create_task(second.close())
             await owners.wait_owner(table_id, b, LEASE * 10)
             # B owns the table now: its pipes to A tell their clients to reconnect, while A
             # is still frozen (before: nothing until A woke up)
@@ -92,6 +99,7 @@ async def test_sockets_piped_to_a_frozen_owner_reconnect_to_the_new_one_and_play
             os.kill(a.process.pid, signal.SIGCONT)
         # A wakes up: it has given the table up and tells its own socket to reconnect
         assert await until_closed(direct) == 1012
+        await leaving
         await play_some([stand_in, *piped], rng, 2, seen)
         assert owners.owner(table_id) == owners.node(b)
 
