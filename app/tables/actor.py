@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from app import metrics
 from app.db.repository import Repository, StaleOwner, chat_row, now
-from app.errors import AppError, storage_unavailable
+from app.errors import AppError, storage_down, storage_unavailable
 from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
 from app.tables.connections import (
@@ -377,9 +377,9 @@ class TableActor:
             raise table_moving() from None
         except AppError:
             raise
-        except Exception:
+        except Exception as exc:
             log.exception("table %s: could not store %s", tid, type(write).__name__)
-            if isinstance(write, AppendAction):
+            if isinstance(write, AppendAction) and not storage_down(exc):
                 raise AppError("storage_error", "the move could not be saved; nothing "
                                "changed, try again", 503) from None
             raise storage_unavailable() from None
@@ -491,8 +491,10 @@ class TableActor:
         if wait:
             try:
                 await stored
-            except Exception:
+            except Exception as exc:
                 log.exception("table %s: could not store a chat line", self.table.id)
+                if storage_down(exc):
+                    raise storage_unavailable() from None
                 raise AppError("storage_error", "the message could not be saved; try again",
                                503) from None
         self._push_chat(seq, at, line)
