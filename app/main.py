@@ -24,7 +24,7 @@ from app.api.security import SecurityMiddleware, redact_access_log, wants_html
 from app.config import STATIC, get_settings
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
-from app.errors import STORAGE_DOWN, AppError, storage_unavailable
+from app.errors import STORAGE_DOWN, AppError, storage_refusal
 from app.metrics import LoopMonitor, MetricsMiddleware, registry_for, tune_collector
 from app.tables.cluster import Cluster
 from app.tables.registry import Registry
@@ -128,7 +128,7 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, exc: AppError) -> Response:
-        headers = getattr(exc, "headers", None)  # e.g. Retry-After on rate limits
+        headers = exc.headers  # Retry-After on rate limits and 503s
         if wants_html(request):
             return error_page(request, exc.status, f"error.{exc.code}", exc.message,
                                     headers=headers)
@@ -136,10 +136,14 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
 
     async def storage_error(request: Request, exc: Exception) -> Response:
         # the database (or, in a cluster, Redis) is down or refused a write: a clear,
-        # retryable error, never a 500
-        log.warning("storage unavailable for %s %s: %s", request.method, request.url.path,
+        # retryable error (503, Retry-After), never a 500; any other error of these classes
+        # is a bug, answered 500 as any other (app/errors.py says which is which)
+        refusal = storage_refusal(exc)
+        if refusal is None:
+            raise exc
+        log.warning("storage unavailable for %s %s: %r", request.method, request.url.path,
                     exc)
-        return await app_error(request, storage_unavailable())
+        return await app_error(request, refusal)
 
     for kind in STORAGE_DOWN:
         app.add_exception_handler(kind, storage_error)  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -53,8 +54,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from app.api.rendering import error_page
 from app.api.security import wants_html
 from app.config import CLIENT_IDLE_SECONDS, get_settings
-from app.errors import AppError
+from app.errors import AppError, storage_refusal
 from app.tables.cluster import Cluster
+from app.tasks import spawn
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,17 @@ WS_SKIP = HOP_BY_HOP | {"host", "origin", "sec-websocket-key", "sec-websocket-ve
 MAX_BODY = 4 * 1024 * 1024
 SERVICE_RESTART = 1012
 TRY_AGAIN_LATER = 1013
+# a socket piped to a table's owner (``_pipe_websocket``), in parts of the lease: the owner
+# is pinged every PING_SHARE of it and given as long to answer; the table's owner is read
+# again every OWNER_SHARE of it (``OwnerWatch``); an owner that stopped answering has its
+# tables taken over within about a lease and a half, so the client is told to reconnect
+# once that has happened (at most MOVE_SHARE of the lease later)
+PING_SHARE = 0.5
+OWNER_SHARE = 0.25
+MOVE_SHARE = 2.0
+PIPE_CLOSE_TIMEOUT = 2.0  # seconds an owner has to answer the pipe's close
+# the close a piped client gets when the table's owner went away or the table moved
+LOST = (SERVICE_RESTART, "table_moving")
 
 
 def forward_signature(table_id: str) -> str:
@@ -110,6 +123,7 @@ class ForwardMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._http: httpx.AsyncClient | None = None
+        self._watch: OwnerWatch | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -129,38 +143,54 @@ class ForwardMiddleware:
             if table_id is not None and table_id not in registry.actors \
                     and not is_forwarded(Headers(scope=scope), table_id):
                 target = await self._route(scope, registry, cluster, table_id)
-        except RedisError:
-            log.warning("cluster: Redis unavailable while routing %s", scope["path"])
-            await _refuse(scope, receive, send, AppError(
-                "storage_unavailable", "the server cannot reach its coordination store; "
-                "try again in a moment", 503))
-            return
         except AppError as exc:
             await _refuse(scope, receive, send, exc)
+            return
+        except Exception as exc:
+            # the database or Redis unavailable while placing the request (reading an
+            # invite, taking a table over): outside the app's exception handlers, so the
+            # same mapping here (app/errors.py)
+            refusal = storage_refusal(exc)
+            if refusal is None:
+                raise
+            log.warning("cluster: storage unavailable while routing %s: %r", scope["path"],
+                        exc)
+            await _refuse(scope, receive, send, refusal)
             return
         if target is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
             cluster.counts["forwarded_requests"] += 1
-            await self._forward_http(scope, receive, send, target, table_id or "")
+            await self._forward_http(scope, receive, send, target[1], table_id or "")
         else:
             cluster.counts["forwarded_sockets"] += 1
-            await _pipe_websocket(scope, receive, send, target, table_id or "", cluster)
+            moved = self._owners(cluster).moved(table_id or "", target[0])
+            try:
+                await _pipe_websocket(scope, receive, send, target[1], table_id or "",
+                                      cluster, moved)
+            finally:
+                moved.cancel()
+
+    def _owners(self, cluster: Cluster) -> OwnerWatch:
+        if self._watch is None or self._watch.cluster is not cluster:
+            self._watch = OwnerWatch(cluster)
+        return self._watch
 
     async def _route(self, scope: Scope, registry: Any, cluster: Cluster,
-                     table_id: str) -> str | None:
+                     table_id: str) -> tuple[str, str] | None:
         """Where a request about a table not in this process goes: None to serve it here
-        (nobody owns it: the registry adopts it), else its owner's URL. A request on a path
+        (nobody owns it: the registry adopts it), else its owner (node, URL). A request on a path
         the proxy hashes by table id first asks the owner to hand the table over, so a
         table comes to live where its traffic lands (docs/operations.md)."""
         moving = registry.moving(table_id)
         if moving is not None:  # being handed over from here: wait, then follow it
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(moving.wait(), MOVE_WAIT)
-        _owner, target = await self._owner_url(cluster, table_id)
-        if target is None or not get_settings().table_handover \
-                or not PLACED_PATH.match(scope["path"]):
-            return target
+        owner, target = await self._owner_url(cluster, table_id)
+        if owner is None or target is None:
+            return None
+        if not get_settings().table_handover or not PLACED_PATH.match(scope["path"]):
+            return owner, target
 
         async def ask() -> bool:
             return await self._ask_handover(target, table_id, cluster.node_id)
@@ -171,7 +201,7 @@ class ForwardMiddleware:
             return None
         # kept by its owner (or it moved elsewhere meanwhile): follow the lease
         owner2, target2 = await self._owner_url(cluster, table_id)
-        return target2 if owner2 is not None else None
+        return (owner2, target2) if owner2 is not None and target2 is not None else None
 
     async def _ask_handover(self, target: str, table_id: str, node_id: str) -> bool:
         client = self._client()
@@ -300,11 +330,65 @@ async def _tell(send: Send, message: dict[str, Any]) -> bool:
     return True
 
 
+class OwnerWatch:
+    """The owners of the tables whose sockets this process pipes to another one, read again
+    every OWNER_SHARE of the lease (one MGET for them all, however many sockets): a pipe
+    learns that its table's owner is no longer the process it reaches (taken over after
+    that process froze or lost Redis, or handed on), and tells its client to reconnect.
+    Nothing else would: a frozen owner's connection stays open, silent, for as long as it
+    is frozen."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        # table id -> each pipe's future (done once the table moved) and the owner it reaches
+        self._pipes: dict[str, dict[asyncio.Future[None], str]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def moved(self, table_id: str, owner: str) -> asyncio.Future[None]:
+        """Done once ``table_id`` is no longer owned by ``owner``; cancel it when the pipe
+        ends."""
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._pipes.setdefault(table_id, {})[waiter] = owner
+        waiter.add_done_callback(functools.partial(self._forget, table_id))
+        if self._task is None or self._task.done():
+            self._task = spawn(self._run(), "watching piped tables' owners")
+        return waiter
+
+    def _forget(self, table_id: str, waiter: asyncio.Future[None]) -> None:
+        pipes = self._pipes.get(table_id)
+        if pipes is not None:
+            pipes.pop(waiter, None)
+            if not pipes:
+                del self._pipes[table_id]
+
+    async def _run(self) -> None:
+        every = self.cluster.lease_seconds * OWNER_SHARE
+        while self._pipes:
+            await asyncio.sleep(every)
+            table_ids = list(self._pipes)
+            for start in range(0, len(table_ids), 500):
+                try:
+                    owners = await self.cluster.owners(table_ids[start:start + 500])
+                except (RedisError, OSError):  # the pipes' pings still find a dead owner
+                    log.warning("cluster: could not read the piped tables' owners",
+                                exc_info=True)
+                    continue
+                for table_id, owner in owners.items():
+                    for waiter, piped_to in list(self._pipes.get(table_id, {}).items()):
+                        if owner != piped_to and not waiter.done():
+                            waiter.set_result(None)
+
+
 async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: str,
-                          table_id: str, cluster: Cluster) -> None:
+                          table_id: str, cluster: Cluster,
+                          moved: asyncio.Future[None] | None = None) -> None:
     """Connect to the owner's socket for this table and copy frames both ways. The socket to
     the owner never outlives the client's: the owner would count a client that has gone as
-    still at the table."""
+    still at the table. The client is closed with 1012 (reconnect) once the table has moved
+    to another owner (``moved``: see :class:`OwnerWatch`), or once the owner has stopped
+    answering the pipe's pings and its table has moved (or, at the latest, MOVE_SHARE of
+    the lease later): it then reconnects straight to the new owner."""
     await receive()  # websocket.connect
     incoming = Headers(scope=scope)
     headers = [(k, v) for k, v in incoming.items() if k.lower() not in WS_SKIP]
@@ -315,11 +399,14 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
     url = f"{scheme}://{split.netloc}{scope['raw_path'].decode('latin-1')}"
     if scope.get("query_string"):
         url += "?" + scope["query_string"].decode("latin-1")
+    lease = cluster.lease_seconds
     try:
         upstream = await ws_connect(url, additional_headers=headers,
                                     origin=incoming.get("origin"),  # type: ignore[arg-type]
                                     compression=None, max_size=None, open_timeout=5,
-                                    ping_interval=None, user_agent_header=None)
+                                    ping_interval=lease * PING_SHARE,
+                                    ping_timeout=lease * PING_SHARE,
+                                    close_timeout=PIPE_CLOSE_TIMEOUT, user_agent_header=None)
     except (OSError, InvalidHandshake, TimeoutError):
         log.warning("cluster: the owner of table %s at %s refused a socket", table_id, target)
         await _tell(send, {"type": "websocket.close", "code": TRY_AGAIN_LATER,
@@ -329,13 +416,16 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
     counts = cluster.counts
 
     async def client_to_owner() -> None:
+        """Copy the client's frames until it leaves. Once the owner's side has closed, what
+        the client still sends is dropped (``owner_to_client`` tells it to reconnect)."""
         while True:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 return
             data = message.get("text")
             counts["forwarded_frames"] += 1
-            await upstream.send(data if data is not None else message.get("bytes") or b"")
+            with contextlib.suppress(ConnectionClosed):
+                await upstream.send(data if data is not None else message.get("bytes") or b"")
 
     async def owner_to_client() -> tuple[int, str] | None:
         """Copy the owner's frames; then the close the client should get (None: the client
@@ -349,9 +439,10 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
             pass
         received = upstream.close_code
         if received is None or received in (1005, 1006):
-            # the owner went away without a word (killed): the client should reconnect and
-            # will reach whoever takes the table over
-            return SERVICE_RESTART, "table_moving"
+            # the owner went away without a word (killed, or silent past the pings: frozen,
+            # cut off): the client should reconnect, and will reach whoever takes the
+            # table over
+            return LOST
         return received, upstream.close_reason or ""
 
     to_owner: asyncio.Future[None] | None = None
@@ -361,12 +452,28 @@ async def _pipe_websocket(scope: Scope, receive: Receive, send: Send, target: st
             return  # the client left while the owner was being reached
         to_owner = asyncio.ensure_future(client_to_owner())
         to_client = asyncio.ensure_future(owner_to_client())
-        done, _ = await asyncio.wait({to_owner, to_client}, return_when=asyncio.FIRST_COMPLETED)
+        waiting: set[asyncio.Future[Any]] = {to_owner, to_client}
+        if moved is not None:
+            waiting.add(moved)
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        closing: tuple[int, str] | None = None
         if to_client in done:
             closing = to_client.result()
-            if closing is not None:
-                await _tell(send, {"type": "websocket.close", "code": closing[0],
-                                   "reason": closing[1]})
+            if closing is LOST and moved is not None and to_owner not in done:
+                # its tables are being taken over: the client is told once they have been,
+                # so that it reconnects straight to the new owner (the client leaving ends
+                # the wait too)
+                await asyncio.wait({moved, to_owner}, timeout=lease * MOVE_SHARE,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if to_owner.done():  # the client left meanwhile
+                    closing = None
+        elif to_owner not in done:  # the table has another owner now
+            log.info("cluster: table %s moved from %s: its piped socket is told to "
+                     "reconnect", table_id, target)
+            closing = LOST
+        if closing is not None:
+            await _tell(send, {"type": "websocket.close", "code": closing[0],
+                               "reason": closing[1]})
     except ConnectionClosed:
         pass
     finally:
@@ -387,7 +494,7 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, exc: AppError) -> 
                            "reason": exc.code})
         return
     request = Request(scope, receive)
-    headers = {"Retry-After": "1"} if exc.status == 503 else None
+    headers = exc.headers
     response: Response
     if wants_html(request):
         response = error_page(request, exc.status, f"error.{exc.code}", exc.message,

@@ -369,7 +369,9 @@ class GroupWriter(BatchWriter[PendingAction]):
             item.done.set_exception(StaleOwner(f"action {item.seq} of table {item.table_id} "
                                                "follows a log another owner has moved on"))
         else:
-            item.done.set_exception(RuntimeError(f"action {item.seq} was not stored"))
+            failure = RuntimeError(f"action {item.seq} was not stored")
+            failure.__cause__ = exc  # why: an unavailable database is told apart from a bug
+            item.done.set_exception(failure)
 
 
 def _spans(batch: list[PendingAction]) -> tuple[dict[str, PendingAction], dict[str, int]]:

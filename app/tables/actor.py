@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from app import metrics
 from app.db.repository import Repository, StaleOwner, chat_row, now
-from app.errors import AppError, storage_unavailable
+from app.errors import AppError, storage_down, storage_unavailable
 from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
 from app.tables.connections import (
@@ -93,6 +93,7 @@ class TableActor:
         self.connections: dict[int, Connection] = {}
         self._queue: asyncio.Queue[_Envelope] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._handling: _Envelope | None = None  # the command the task is on
         self._timers: dict[str, tuple[float, asyncio.TimerHandle | None]] = {}
         self._thinking: dict[str, asyncio.Task[None]] = {}
         self._retry: dict[str, tuple[int, float]] = {}  # key -> (failures, not before)
@@ -171,6 +172,7 @@ class TableActor:
             except asyncio.CancelledError:
                 pass
         self._thinking.clear()
+        self._refuse_waiting()
         for conn in list(self.connections.values()):
             if self.moved:
                 conn.push({"type": "error", "version": self.table.version,
@@ -180,6 +182,19 @@ class TableActor:
             else:
                 conn.finish()
         self.connections.clear()
+
+    def _refuse_waiting(self) -> None:
+        """Answer the commands the stopped task will never handle (the one it was on, those
+        queued): ``table_moving``, so their callers go on (a socket's handler ends, a
+        request retries and finds the table where it is now) instead of waiting for
+        ever."""
+        waiting = [self._handling] if self._handling is not None else []
+        self._handling = None
+        while not self._queue.empty():
+            waiting.append(self._queue.get_nowait())
+        for envelope in waiting:
+            if envelope.reply is not None and not envelope.reply.done():
+                envelope.reply.set_exception(table_moving())
 
     async def drain(self) -> None:
         """Hand the table over (app/tables/registry.py ``give``): refuse new commands from
@@ -236,6 +251,7 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             envelope = await self._queue.get()
+            self._handling = envelope
             self.last_activity = time.monotonic()
             pending = [envelope.command]
             answer: tuple[Any, BaseException | None] | None = None
@@ -269,6 +285,7 @@ class TableActor:
                     envelope.reply.set_exception(error)
                 else:
                     envelope.reply.set_result(value)
+            self._handling = None
 
     async def _step(self, command: Any, follow_ups: list[Any]) -> Any:
         """Decide one command and carry out its effects; answer its reply."""
@@ -360,9 +377,9 @@ class TableActor:
             raise table_moving() from None
         except AppError:
             raise
-        except Exception:
+        except Exception as exc:
             log.exception("table %s: could not store %s", tid, type(write).__name__)
-            if isinstance(write, AppendAction):
+            if isinstance(write, AppendAction) and not storage_down(exc):
                 raise AppError("storage_error", "the move could not be saved; nothing "
                                "changed, try again", 503) from None
             raise storage_unavailable() from None
@@ -474,8 +491,10 @@ class TableActor:
         if wait:
             try:
                 await stored
-            except Exception:
+            except Exception as exc:
                 log.exception("table %s: could not store a chat line", self.table.id)
+                if storage_down(exc):
+                    raise storage_unavailable() from None
                 raise AppError("storage_error", "the message could not be saved; try again",
                                503) from None
         self._push_chat(seq, at, line)

@@ -22,17 +22,14 @@ import os
 import random
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import redis as redis_sync
-from websockets.exceptions import ConnectionClosed
 
 from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker
-from tests.cluster.helpers import play_some, reconnect
+from tests.cluster.helpers import Owners, play_some, reconnect, start_pair, until_closed
 from tests.support.client import ApiClient, SeatClient, play_to_end, seat_players
 from tests.support.server import LiveServer
 from tests.support.tcpproxy import TcpProxy
@@ -40,53 +37,6 @@ from tests.support.tcpproxy import TcpProxy
 LEASE = 2.0
 
 pytestmark = pytest.mark.postgres
-
-
-def env(redis_url: str) -> dict[str, str]:
-    return {"LUDOTECA_REDIS_URL": redis_url, "LUDOTECA_LEASE_SECONDS": str(LEASE)}
-
-
-def start_pair(database: str, tmp_path: Path, a_redis: str, b_redis: str
-               ) -> tuple[LiveServer, LiveServer]:
-    a = LiveServer(database, tmp_path / "a", env=env(a_redis))
-    a.start()  # migrates first: two processes must not migrate at once
-    b = LiveServer(database, tmp_path / "b", env=env(b_redis))
-    b.start()
-    return a, b
-
-
-class Owners:
-    """Who owns what, read from Redis."""
-
-    def __init__(self, url: str) -> None:
-        self.redis = redis_sync.Redis.from_url(url, decode_responses=True)
-
-    def node(self, server: LiveServer) -> str | None:
-        for key in self.redis.scan_iter("ludoteca:node:*"):
-            if self.redis.get(key) == server.url:
-                return key.rsplit(":", 1)[1]
-        return None
-
-    def owner(self, table_id: str) -> str | None:
-        return self.redis.get(f"ludoteca:owner:{table_id}")  # type: ignore[return-value]
-
-    async def wait_owner(self, table_id: str, server: LiveServer, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while self.node(server) is None or self.owner(table_id) != self.node(server):
-            assert time.monotonic() < deadline, f"{server.url} never owned {table_id}"
-            await asyncio.sleep(0.1)
-
-
-async def until_closed(client: SeatClient, timeout: float = 20) -> int | None:
-    """Read until the server closes the socket; its close code."""
-    assert client.ws is not None
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            await client.recv(timeout=max(0.1, deadline - time.monotonic()))
-    except (ConnectionClosed, TimeoutError):
-        pass
-    return client.ws.close_code
 
 
 def stored(base: str, table_id: str) -> list[int]:
@@ -103,7 +53,7 @@ async def test_redis_cut_off_from_one_process_moves_its_table_with_nothing_lost(
     proxy = TcpProxy(redis_server.port)
     proxy.start()
     database = postgres_cluster.new_database(f"redis_cut_{int(time.time() * 1000) % 10**9}")
-    a, b = start_pair(database, tmp_path, proxy.url(), redis_server.url)
+    a, b = start_pair(database, tmp_path, proxy.url(), redis_server.url, LEASE)
     owners = Owners(redis_server.url)
     rng = random.Random(21)
     try:
@@ -159,7 +109,7 @@ async def test_redis_cut_off_from_one_process_moves_its_table_with_nothing_lost(
 async def test_a_process_paused_past_its_lease_hands_its_sockets_over_and_never_writes(
         postgres_cluster, redis_server, tmp_path) -> None:
     database = postgres_cluster.new_database(f"paused_{int(time.time() * 1000) % 10**9}")
-    a, b = start_pair(database, tmp_path, redis_server.url, redis_server.url)
+    a, b = start_pair(database, tmp_path, redis_server.url, redis_server.url, LEASE)
     owners = Owners(redis_server.url)
     rng = random.Random(8)
     try:
@@ -220,7 +170,7 @@ RETRYABLE = {"storage_error", "storage_unavailable", "table_moving", "stale_vers
 async def test_postgres_restarted_under_load_in_two_processes(
         postgres_cluster, redis_server, tmp_path) -> None:
     database = postgres_cluster.new_database(f"pg_restart_{int(time.time() * 1000) % 10**9}")
-    a, b = start_pair(database, tmp_path, redis_server.url, redis_server.url)
+    a, b = start_pair(database, tmp_path, redis_server.url, redis_server.url, LEASE)
     owners = Owners(redis_server.url)
     games: list[tuple[str, list[SeatClient]]] = []
     try:

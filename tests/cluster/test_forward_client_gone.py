@@ -78,7 +78,7 @@ def _unsigned(monkeypatch) -> None:
 
 
 async def _pipe(client: GoneClient, port: int) -> None:
-    cluster = types.SimpleNamespace(counts=collections.Counter())
+    cluster = types.SimpleNamespace(counts=collections.Counter(), lease_seconds=10.0)
     await asyncio.wait_for(forward._pipe_websocket(
         _scope(port), client.receive, client.send, f"http://127.0.0.1:{port}", "t1",
         cluster), 10)  # type: ignore[arg-type]

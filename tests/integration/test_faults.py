@@ -106,7 +106,7 @@ async def test_database_briefly_unavailable_then_recovery(server, postgres_clust
     try:
         await mover.act(mover.state["legal_actions"][0])
         error = await mover.next_of("error", timeout=30)
-        assert error["code"] == "storage_error" and "nothing changed" in error["message"]
+        assert error["code"] == "storage_unavailable" and "nothing changed" in error["message"]
         for path in ("/api/matches", f"/api/tables/{table['id']}"):
             r = players[0].request("GET", path)
             assert r.status_code in (200, 503), (path, r.status_code, r.text)
@@ -149,7 +149,7 @@ async def test_a_failed_write_refuses_the_action_and_applies_nothing(server) -> 
     try:
         await mover.act(action)
         error = await mover.next_of("error", timeout=30)
-        assert error["code"] == "storage_error"
+        assert error["code"] == "storage_unavailable"  # (no room on the disk)
         newcomer = httpx.post(server.url + "/api/players", json={"name": "Zoe"}, timeout=10)
         assert newcomer.status_code == 503 and newcomer.json()["code"] == "storage_unavailable"
     finally:

@@ -49,7 +49,7 @@ async def test_a_failed_write_changes_nothing_and_loses_nothing() -> None:
     repo.fail_next = True
     with pytest.raises(AppError) as err:
         await actor.submit(Act("ab"[seat], action, actor.table.version))
-    assert err.value.code == "storage_error"
+    assert err.value.code == "storage_unavailable"  # (a disk full)
     assert (actor.engine.dump(actor.state), actor.table.version) == before
     # the same action goes through once storage is back
     await actor.submit(Act("ab"[seat], action, actor.table.version))
