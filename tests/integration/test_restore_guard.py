@@ -1,0 +1,123 @@
+"""A real server on a SQLite data directory: ``restore`` (even with ``--force``) is refused
+while it runs, and its data stays whole and writable; what the server and ``backup`` write
+(the database, its -wal and -shm, the backup, the keys) is readable by its user only, in a
+directory only its user may enter, also for a data directory made before this rule."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.client import SeatClient, connect_and_start, seat_players
+from tests.support.server import ROOT, LiveServer
+
+
+def command(action: str, path: Path, data_dir: Path,
+            *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LUDOTECA_DATA_DIR": str(data_dir),
+           "LUDOTECA_DATABASE_URL": f"sqlite:///{data_dir}/ludoteca.db"}
+    env.pop("LUDOTECA_SECRET_KEY", None)
+    return subprocess.run([sys.executable, "-m", "app", action, str(path), *extra],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def stored_actions(database: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+async def play(clients: list[SeatClient], rng: random.Random, moves: int) -> None:
+    """``moves`` calm random moves (Hanabi: no plays, so the game goes on), each seen by all."""
+    for _ in range(moves):
+        version = clients[0].state["version"]
+        mover = next(c for c in clients if c.my_turn())
+        legal = mover.state["legal_actions"]
+        await mover.act_until_accepted(rng.choice([a for a in legal if a["type"] != "play"]
+                                                  or legal))
+        for c in clients:
+            await c.wait_version(version + 1)
+
+
+async def test_restore_is_refused_while_the_server_runs_and_everything_is_private(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)  # as an older version (or an operator) left it
+    database = data / "ludoteca.db"
+    # the secret key generated into the data directory, as a default install does
+    server = LiveServer(f"sqlite+aiosqlite:///{database}", data,
+                        env={"LUDOTECA_SECRET_KEY": ""})
+    server.start()
+    try:
+        players, table, _ = seat_players(server.url, "hanabi", 2)
+        clients = await connect_and_start(server.ws_url, players, table)
+        await clients[0].send({"type": "chat", "text": "solo entre nosotros"})
+        await play(clients, random.Random(5), 6)
+
+        saved = tmp_path / "backups" / "ludoteca.backup"
+        done = command("backup", saved, data)
+        assert done.returncode == 0, done.stderr
+
+        # every file holding tokens, hashes or chat: the owner's only, in the owner's dir
+        assert mode(data) == 0o700
+        for name in ("ludoteca.db", "ludoteca.db-wal", "ludoteca.db-shm", "secret_key"):
+            assert mode(data / name) == 0o600, name
+        assert mode(saved) == 0o600
+        assert mode(saved.with_name(saved.name + ".secret_key")) == 0o600
+        assert mode(saved.parent) == 0o700
+
+        # a restore under the running server: refused before anything is touched
+        before = stored_actions(database)
+        assert before >= 6
+        for extra in ((), ("--force",)):
+            refused = command("restore", saved, data, *extra)
+            assert refused.returncode == 1, refused.stdout
+            lines = refused.stderr.strip().splitlines()
+            assert len(lines) == 1 and "server" in lines[0], refused.stderr
+        assert sorted(p.name for p in data.iterdir() if "before-restore" in p.name) == []
+        assert (data / "ludoteca.db-wal").exists()
+
+        # the server goes on storing into the one database it has
+        await play(clients, random.Random(6), 4)
+        assert stored_actions(database) == before + 4
+        for c in clients:
+            await c.close()
+    finally:
+        server.stop()
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert stored_actions(database) == before + 4
+
+    # stopped: the restore goes ahead, and what it writes is private too
+    done = command("restore", saved, data, "--force")
+    assert done.returncode == 0, done.stderr
+    assert stored_actions(database) == before
+    assert mode(database) == 0o600
+    assert all(mode(p) == 0o600 for p in data.iterdir()), {p.name: oct(mode(p))
+                                                          for p in data.iterdir()}
+
+    # a data directory of an older version, readable by all: made private when served
+    data.chmod(0o755)
+    database.chmod(0o644)
+    server.start()
+    try:
+        assert mode(data) == 0o700
+        assert mode(database) == 0o600
+        players, table, _ = seat_players(server.url, "hanabi", 2)
+        clients = await connect_and_start(server.ws_url, players, table)
+        await play(clients, random.Random(7), 2)
+        for c in clients:
+            await c.close()
+        for name in ("ludoteca.db", "ludoteca.db-wal", "ludoteca.db-shm"):
+            assert mode(data / name) == 0o600, name
+    finally:
+        server.stop()
