@@ -422,8 +422,10 @@ def _pg_check(path: Path) -> None:
                           "PostgreSQL (LUDOTECA_DATABASE_URL): restore loads a SQLite backup "
                           "into SQLite and a pg_dump --format=custom file into PostgreSQL")
     if not head.startswith(PG_MAGIC):
-        _refuse_other_kinds(path, head)
-        raise BackupError(f"{path} is not a pg_dump custom-format file: {WHAT_RESTORE_TAKES}")
+        if not head or PG_TEXT_MARK in head:
+            _refuse_other_kinds(path, head)  # empty, or plain SQL: say which
+        raise BackupError(f"{path} is not a pg_dump custom-format file, so not a Ludoteca "
+                          f"backup: {WHAT_RESTORE_TAKES}")
     env = {**os.environ}
     damaged = f"{path} is damaged or not a Ludoteca backup (pg_restore)"
     listing = _run([_pg_tool("pg_restore"), "--list", str(path)], env, damaged)

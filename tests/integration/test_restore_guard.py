@@ -1,27 +1,32 @@
 """A real server on a SQLite data directory: ``restore`` (even with ``--force``) is refused
 while it runs, and its data stays whole and writable; what the server and ``backup`` write
 (the database, its -wal and -shm, the backup, the keys) is readable by its user only, in a
-directory only its user may enter, also for a data directory made before this rule."""
+directory only its user may enter, also for a data directory made before this rule. Into
+PostgreSQL, only an intact dump of a known schema version is restored."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import random
+import secrets
 import sqlite3
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
+from app.backup import backup
+from app.config import Settings
+from app.db.session import migrate
 from tests.support.client import SeatClient, connect_and_start, seat_players
 from tests.support.server import ROOT, LiveServer
 
 
-def command(action: str, path: Path, data_dir: Path,
-            *extra: str) -> subprocess.CompletedProcess[str]:
+def command(action: str, path: Path, data_dir: Path, *extra: str,
+            database_url: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LUDOTECA_DATA_DIR": str(data_dir),
-           "LUDOTECA_DATABASE_URL": f"sqlite:///{data_dir}/ludoteca.db"}
+           "LUDOTECA_DATABASE_URL": database_url or f"sqlite:///{data_dir}/ludoteca.db"}
     env.pop("LUDOTECA_SECRET_KEY", None)
     return subprocess.run([sys.executable, "-m", "app", action, str(path), *extra],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -121,3 +126,60 @@ async def test_restore_is_refused_while_the_server_runs_and_everything_is_privat
             assert mode(data / name) == 0o600, name
     finally:
         server.stop()
+
+
+def test_postgresql_restore_takes_only_an_intact_dump_of_a_known_schema(
+        postgres_cluster, tmp_path: Path) -> None:
+    """Into PostgreSQL, restore loads a pg_dump custom-format file of a Ludoteca database;
+    anything else is refused in one line with the database as it was."""
+
+    def database(name: str, *sql: str) -> str:
+        url = postgres_cluster.new_database(f"{name}_{secrets.token_hex(4)}")
+        migrate(url)
+        for statement in sql:
+            subprocess.run(["psql", "--no-psqlrc", "--quiet", "--dbname", plain(url),
+                            "--command", statement], check=True, capture_output=True)
+        return url
+
+    def plain(url: str) -> str:
+        return url.replace("postgresql+asyncpg://", "postgresql://")
+
+    def dump(url: str, path: Path) -> Path:
+        backup(path, Settings(data_dir=tmp_path / "dumper", database_url=url))
+        return path
+
+    def contents(url: str) -> str:
+        out = subprocess.run(["pg_dump", "--format=plain", "--dbname", plain(url)],
+                             check=True, capture_output=True, text=True).stdout
+        # without the random key of psql's \restrict lines (new in each dump)
+        return "\n".join(x for x in out.splitlines() if "restrict " not in x)
+
+    live = database("live", "INSERT INTO players (id, name, token_hash, created_at, bot) "
+                            "VALUES ('p1', 'Ana', 'h', now(), false)")
+    good = dump(live, tmp_path / "good.dump")
+    other = postgres_cluster.new_database(f"other_{secrets.token_hex(4)}")
+    subprocess.run(["psql", "--no-psqlrc", "--dbname", plain(other), "--command",
+                    "CREATE TABLE notes (id serial PRIMARY KEY, body text)"],
+                   check=True, capture_output=True)
+    bad = {
+        "PostgreSQL dump in plain SQL": tmp_path / "text.sql",
+        "no Ludoteca schema version": dump(other, tmp_path / "other.dump"),
+        "9001_from_the_future": dump(database(
+            "newer", "UPDATE alembic_version SET version_num = '9001_from_the_future'"),
+            tmp_path / "newer.dump"),
+        "damaged": tmp_path / "half.dump",
+        "not a pg_dump": tmp_path / "random.dump",
+    }
+    bad["PostgreSQL dump in plain SQL"].write_text(contents(live))
+    bad["damaged"].write_bytes(good.read_bytes()[:good.stat().st_size // 2])
+    bad["not a pg_dump"].write_bytes(random.Random(3).randbytes(20_000))
+    data = tmp_path / "data"
+    before = contents(live)
+    for says, path in bad.items():
+        done = command("restore", path, data, "--force", database_url=plain(live))
+        assert done.returncode == 1, (path, done.stdout)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0], (path, done.stderr)
+        assert contents(live) == before
+    assert command("restore", good, data, "--force", database_url=plain(live)).returncode == 0
+    assert contents(live) == before
