@@ -14,9 +14,17 @@ keeps, saved while the server runs and brought back into a fresh data directory.
   ``LUDOTECA_DATABASE_URL`` (the password through ``PGPASSWORD``, never on the command
   line).
 
-``restore`` refuses to overwrite a database that already holds tables unless ``--force`` is
-given (then a SQLite file is first moved aside, never deleted). Restore with the server
-stopped; it migrates the restored data to the current schema when it starts.
+``restore`` first checks that the file is an intact Ludoteca backup, before it touches
+anything: for SQLite a private copy of it passes SQLite's header, ``PRAGMA
+integrity_check``, one Alembic schema version this code knows (head or older) and the
+tables the migrations have made by that version; for PostgreSQL, pg_restore reads the same
+from the custom-format dump. It is refused while any server uses the data directory (the
+lock of app/datadir.py), and it refuses to overwrite a database that already holds tables
+unless ``--force`` is given: then the SQLite database is moved aside with its -wal and -shm
+(the newest commits live in the WAL) and put back if anything fails; PostgreSQL's
+pg_restore runs in one transaction. Every refusal is one line and exit status 1. The
+server migrates the restored data to the current schema when it starts. What ``backup``
+writes is readable by its user only (0600; new directories 0700).
 """
 
 from __future__ import annotations
