@@ -7,29 +7,19 @@ PostgreSQL, only an intact dump of a known schema version is restored."""
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import secrets
 import sqlite3
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 from app.backup import backup
 from app.config import Settings
 from app.db.session import migrate
+from tests.support.cli import ludoteca, one_line_refusal
 from tests.support.client import SeatClient, connect_and_start, seat_players
-from tests.support.server import ROOT, LiveServer
-
-
-def command(action: str, path: Path, data_dir: Path, *extra: str,
-            database_url: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LUDOTECA_DATA_DIR": str(data_dir),
-           "LUDOTECA_DATABASE_URL": database_url or f"sqlite:///{data_dir}/ludoteca.db"}
-    env.pop("LUDOTECA_SECRET_KEY", None)
-    return subprocess.run([sys.executable, "-m", "app", action, str(path), *extra],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+from tests.support.server import LiveServer
 
 
 def mode(path: Path) -> int:
@@ -69,7 +59,7 @@ async def test_restore_is_refused_while_the_server_runs_and_everything_is_privat
         await play(clients, random.Random(5), 6)
 
         saved = tmp_path / "backups" / "ludoteca.backup"
-        done = command("backup", saved, data)
+        done = ludoteca("backup", saved, data)
         assert done.returncode == 0, done.stderr
 
         # every file holding tokens, hashes or chat: the owner's only, in the owner's dir
@@ -84,10 +74,8 @@ async def test_restore_is_refused_while_the_server_runs_and_everything_is_privat
         before = stored_actions(database)
         assert before >= 6
         for extra in ((), ("--force",)):
-            refused = command("restore", saved, data, *extra)
-            assert refused.returncode == 1, refused.stdout
-            lines = refused.stderr.strip().splitlines()
-            assert len(lines) == 1 and "server" in lines[0], refused.stderr
+            refusal = one_line_refusal(ludoteca("restore", saved, data, *extra))
+            assert "server" in refusal, refusal
         assert sorted(p.name for p in data.iterdir() if "before-restore" in p.name) == []
         assert (data / "ludoteca.db-wal").exists()
 
@@ -103,7 +91,7 @@ async def test_restore_is_refused_while_the_server_runs_and_everything_is_privat
     assert stored_actions(database) == before + 4
 
     # stopped: the restore goes ahead, and what it writes is private too
-    done = command("restore", saved, data, "--force")
+    done = ludoteca("restore", saved, data, "--force")
     assert done.returncode == 0, done.stderr
     assert stored_actions(database) == before
     assert mode(database) == 0o600
@@ -176,10 +164,9 @@ def test_postgresql_restore_takes_only_an_intact_dump_of_a_known_schema(
     data = tmp_path / "data"
     before = contents(live)
     for says, path in bad.items():
-        done = command("restore", path, data, "--force", database_url=plain(live))
-        assert done.returncode == 1, (path, done.stdout)
-        lines = done.stderr.strip().splitlines()
-        assert len(lines) == 1 and says in lines[0], (path, done.stderr)
+        refusal = one_line_refusal(ludoteca("restore", path, data, "--force",
+                                            database_url=plain(live)))
+        assert says in refusal, (path, refusal)
         assert contents(live) == before
-    assert command("restore", good, data, "--force", database_url=plain(live)).returncode == 0
+    assert ludoteca("restore", good, data, "--force", database_url=plain(live)).returncode == 0
     assert contents(live) == before

@@ -6,7 +6,6 @@ share a data directory and keeps a restore (or a second one) out while any of th
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 import subprocess
@@ -19,7 +18,7 @@ from app.backup import backup
 from app.config import Settings
 from app.datadir import LOCK_FILE, DataDirBusy, held
 from app.db.session import migrate
-from tests.support.server import ROOT
+from tests.support.cli import ludoteca, one_line_refusal
 
 PG_TEXT_DUMP = b"""--
 -- PostgreSQL database dump
@@ -35,32 +34,14 @@ COPY public.tables (id) FROM stdin;
 
 
 def settings_for(data_dir: Path) -> Settings:
-    return Settings(data_dir=data_dir, database_url=f"sqlite+aiosqlite:///{data_dir}/l.db")
-
-
-def run(action: str, path: Path, data_dir: Path, *extra: str,
-        database_url: str = "") -> subprocess.CompletedProcess[str]:
-    """The command as an operator runs it, in its own process."""
-    env = {**os.environ, "LUDOTECA_DATA_DIR": str(data_dir),
-           "LUDOTECA_DATABASE_URL": database_url or f"sqlite:///{data_dir}/l.db"}
-    env.pop("LUDOTECA_SECRET_KEY", None)
-    return subprocess.run([sys.executable, "-m", "app", action, str(path), *extra],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return Settings(data_dir=data_dir,
+                    database_url=f"sqlite+aiosqlite:///{data_dir}/ludoteca.db")
 
 
 def files(data_dir: Path) -> dict[str, bytes]:
     """Every file of the data directory but the lock (which holds nothing)."""
     return {p.name: p.read_bytes() for p in sorted(data_dir.iterdir())
             if p.is_file() and p.name != LOCK_FILE}
-
-
-def one_line_refusal(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 1, (done.stdout, done.stderr)
-    assert "Traceback" not in done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert done.stdout == ""
-    return lines[0]
 
 
 @pytest.fixture
@@ -71,7 +52,7 @@ def live(tmp_path: Path) -> Settings:
     settings.data_dir.mkdir()
     migrate(settings.resolved_database_url())
     settings.resolved_secret_key()
-    add_player(settings.data_dir / "l.db", "Ana")
+    add_player(settings.data_dir / "ludoteca.db", "Ana")
     return settings
 
 
@@ -102,18 +83,11 @@ def other_schema(path: Path) -> None:
     conn.close()
 
 
-def newer_version(good: Path, path: Path) -> None:
+def altered(good: Path, path: Path, change: str) -> None:
+    """A copy of the good backup with one SQL statement run on it."""
     path.write_bytes(good.read_bytes())
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE alembic_version SET version_num = '9001_from_the_future'")
-    conn.commit()
-    conn.close()
-
-
-def without_table(good: Path, path: Path) -> None:
-    path.write_bytes(good.read_bytes())
-    conn = sqlite3.connect(path)
-    conn.execute("DROP TABLE chat_lines")
+    conn.execute(change)
     conn.commit()
     conn.close()
 
@@ -130,8 +104,10 @@ KINDS = {
     "postgres text dump": ("PostgreSQL", lambda good, p: p.write_bytes(PG_TEXT_DUMP)),
     "postgres custom dump": ("PostgreSQL", lambda good, p: p.write_bytes(
         b"PGDMP\x01\x0e\x00\x04\x08\x01\x01" + bytes(200))),
-    "newer schema version": ("9001_from_the_future", newer_version),
-    "a table missing": ("chat_lines", without_table),
+    "newer schema version": ("9001_from_the_future", lambda good, p: altered(
+        good, p, "UPDATE alembic_version SET version_num = '9001_from_the_future'")),
+    "a table missing": ("chat_lines", lambda good, p: altered(good, p,
+                                                              "DROP TABLE chat_lines")),
 }
 
 
@@ -142,8 +118,8 @@ def test_a_file_that_is_not_an_intact_backup_is_refused_and_nothing_changes(
     bad = tmp_path / "bad.backup"
     make(good, bad)
     before = files(live.data_dir)
-    assert "l.db-wal" in before  # the live WAL too must stay where and what it is
-    refusal = one_line_refusal(run("restore", bad, live.data_dir, "--force"))
+    assert "ludoteca.db-wal" in before  # the live WAL too must stay where and what it is
+    refusal = one_line_refusal(ludoteca("restore", bad, live.data_dir, "--force"))
     assert says in refusal and str(bad) in refusal, refusal
     assert files(live.data_dir) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -155,7 +131,7 @@ def test_a_refusal_into_an_empty_data_directory_leaves_it_empty(good: Path,
     bad = tmp_path / "bad.backup"
     other_schema(bad)
     fresh = tmp_path / "fresh"
-    one_line_refusal(run("restore", bad, fresh))
+    one_line_refusal(ludoteca("restore", bad, fresh))
     assert not fresh.exists() or files(fresh) == {}
 
 
@@ -164,46 +140,46 @@ def test_an_older_schema_version_is_restored_and_migrated_at_start(live: Setting
     old = tmp_path / "old.db"
     migrate(f"sqlite+aiosqlite:///{old}", revision="0003")
     fresh = tmp_path / "fresh"
-    done = run("restore", old, fresh)
+    done = ludoteca("restore", old, fresh)
     assert done.returncode == 0, done.stderr
-    migrate(f"sqlite+aiosqlite:///{fresh}/l.db")  # what `serve` does first
-    conn = sqlite3.connect(fresh / "l.db")
+    migrate(f"sqlite+aiosqlite:///{fresh}/ludoteca.db")  # what `serve` does first
+    conn = sqlite3.connect(fresh / "ludoteca.db")
     assert conn.execute("SELECT count(*) FROM chat_lines").fetchone() == (0,)
     conn.close()
 
 
 def test_restore_over_a_database_puts_every_file_aside_and_nothing_is_lost(
         live: Settings, good: Path, tmp_path: Path) -> None:
-    add_player(live.data_dir / "l.db", "Bea")  # after the backup
+    add_player(live.data_dir / "ludoteca.db", "Bea")  # after the backup
     before = files(live.data_dir)
-    done = run("restore", good, live.data_dir, "--force")
+    done = ludoteca("restore", good, live.data_dir, "--force")
     assert done.returncode == 0, done.stderr
     aside = {p.name: p for p in live.data_dir.iterdir() if ".before-restore-" in p.name}
     # the database with its WAL (the last commits live there until a checkpoint), as a set
     # SQLite opens together: NAME, NAME-wal, NAME-shm
-    (db_aside,) = [p for n, p in aside.items() if n.startswith("l.db.") and "-" not in
+    (db_aside,) = [p for n, p in aside.items() if n.startswith("ludoteca.db.") and "-" not in
                    n.rsplit(".before-restore-", 1)[1]]
-    assert aside[db_aside.name + "-wal"].read_bytes() == before["l.db-wal"]
-    assert db_aside.read_bytes() == before["l.db"]
+    assert aside[db_aside.name + "-wal"].read_bytes() == before["ludoteca.db-wal"]
+    assert db_aside.read_bytes() == before["ludoteca.db"]
     conn = sqlite3.connect(db_aside)  # opened with its WAL: Bea is there
     assert conn.execute("SELECT name FROM players ORDER BY name").fetchall() == [
         ("Ana",), ("Bea",)]
     conn.close()
-    restored = sqlite3.connect(live.data_dir / "l.db")
+    restored = sqlite3.connect(live.data_dir / "ludoteca.db")
     assert restored.execute("SELECT name FROM players").fetchall() == [("Ana",)]
     restored.close()
 
 
 def test_restore_with_a_postgresql_url_refuses_a_sqlite_backup_in_one_line(
         good: Path, tmp_path: Path) -> None:
-    refusal = one_line_refusal(run(
+    refusal = one_line_refusal(ludoteca(
         "restore", good, tmp_path / "pgdata",
         database_url="postgresql://nobody@127.0.0.1:1/ludoteca"))
     assert "SQLite" in refusal and "PostgreSQL" in refusal, refusal
 
 
 def test_a_missing_backup_is_one_line(tmp_path: Path) -> None:
-    refusal = one_line_refusal(run("restore", tmp_path / "nowhere.db", tmp_path / "d"))
+    refusal = one_line_refusal(ludoteca("restore", tmp_path / "nowhere.db", tmp_path / "d"))
     assert "no backup" in refusal
 
 
@@ -226,5 +202,5 @@ def test_servers_share_the_lock_and_a_restore_is_kept_out(tmp_path: Path) -> Non
 
 def test_two_restores_cannot_race(live: Settings, good: Path, tmp_path: Path) -> None:
     with held(live, exclusive=True):  # the first restore, still at work
-        refusal = one_line_refusal(run("restore", good, live.data_dir, "--force"))
+        refusal = one_line_refusal(ludoteca("restore", good, live.data_dir, "--force"))
     assert "in use" in refusal
