@@ -14,8 +14,11 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from app.backup import backup
 from app.config import Settings
+from app.datadir import held
 from app.db.session import migrate
 from tests.support.cli import ludoteca, one_line_refusal
 from tests.support.client import SeatClient, connect_and_start, seat_players
@@ -170,3 +173,16 @@ def test_postgresql_restore_takes_only_an_intact_dump_of_a_known_schema(
         assert contents(live) == before
     assert ludoteca("restore", good, data, "--force", database_url=plain(live)).returncode == 0
     assert contents(live) == before
+
+
+def test_a_server_does_not_start_while_a_restore_runs(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    database = f"sqlite+aiosqlite:///{data}/ludoteca.db"
+    server = LiveServer(database, data)
+    with held(Settings(data_dir=data, database_url=database), exclusive=True):
+        with pytest.raises(RuntimeError, match="a restore is running"):
+            server.start()
+        server.stop()  # the exited process's log
+    assert not (data / "ludoteca.db").exists()  # it stopped before opening anything
+    server.start()  # the restore done: it starts
+    server.stop()
