@@ -122,7 +122,7 @@ def _sqlite_backup(url: URL, settings: Settings, path: Path) -> Summary:
     if not source.exists():
         raise BackupError(f"no database at {source}: check LUDOTECA_DATA_DIR or "
                           "LUDOTECA_DATABASE_URL")
-    partial = path.with_name(path.name + ".partial")
+    partial = _beside(path, ".partial")
     partial.unlink(missing_ok=True)
     try:
         summary = _copy(source, partial)
@@ -131,7 +131,7 @@ def _sqlite_backup(url: URL, settings: Settings, path: Path) -> Summary:
         partial.unlink(missing_ok=True)
     key = settings.data_dir / KEY_FILE
     if not settings.secret_key and key.exists():
-        _private_copy(key, path.with_name(path.name + "." + KEY_FILE))
+        _private_copy(key, _beside(path, "." + KEY_FILE))
     return summary
 
 
@@ -157,7 +157,7 @@ def _refuse_other_kinds(path: Path, head: bytes) -> None:
 
 def _stage(path: Path, staging: Path) -> None:
     """A private copy of the backup (and of a WAL beside it) to check and then move in."""
-    for source, copy in ((path, staging), (_wal(path), _wal(staging))):
+    for source, copy in ((path, staging), (_beside(path, "-wal"), _beside(staging, "-wal"))):
         _remove(copy)
         if source.exists():
             fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
@@ -230,24 +230,21 @@ def _tables_at(revision: str) -> frozenset[str]:
             conn.close()
 
 
-def _wal(path: Path) -> Path:
-    return path.with_name(path.name + "-wal")
+def _beside(path: Path, suffix: str) -> Path:
+    """``path`` with ``suffix`` appended to its name (how SQLite names its -wal and -shm)."""
+    return path.with_name(path.name + suffix)
 
 
 def _remove(path: Path) -> None:
     for suffix in SQLITE_SUFFIXES + ("-journal",):
-        path.with_name(path.name + suffix).unlink(missing_ok=True)
-
-
-def _aside_name(path: Path, stamp: str) -> Path:
-    return path.with_name(f"{path.name}.before-restore-{stamp}")
+        _beside(path, suffix).unlink(missing_ok=True)
 
 
 def _free_stamp(paths: list[Path]) -> str:
     """A suffix no file set aside before has taken (two restores in one second)."""
     base = str(int(time.time()))
     stamp, n = base, 0
-    while any(_aside_name(p, stamp).with_name(_aside_name(p, stamp).name + s).exists()
+    while any(_beside(p, f".before-restore-{stamp}{s}").exists()
               for p in paths for s in SQLITE_SUFFIXES):
         n += 1
         stamp = f"{base}_{n}"
@@ -289,7 +286,7 @@ def _sqlite_restore_locked(settings: Settings, path: Path, target: Path,
     """Check a private copy of the backup; only then set the current database aside (with
     its -wal and -shm: the last commits live in the WAL until a checkpoint) and the secret
     key it would replace, and move the copy in. Anything failing puts all of it back."""
-    staging = target.with_name(target.name + ".restoring")
+    staging = _beside(target, ".restoring")
     try:
         _stage(path, staging)
         summary = _checked(path, staging)
@@ -298,17 +295,16 @@ def _sqlite_restore_locked(settings: Settings, path: Path, target: Path,
             raise BackupError(f"{target} already holds {holds} tables: restore into an empty "
                               "data directory, or add --force (the current database is "
                               "kept beside it)")
-        key = path.with_name(path.name + "." + KEY_FILE)
+        key = _beside(path, "." + KEY_FILE)
         live_key = settings.data_dir / KEY_FILE
         new_key = key.exists() and not settings.secret_key
         replaced_key = (new_key and live_key.exists()
                         and live_key.read_bytes() != key.read_bytes())
-        stamp = _free_stamp([target, live_key])
-        moves = [(target.with_name(target.name + s), _aside_name(target, stamp).with_name(
-                  _aside_name(target, stamp).name + s)) for s in SQLITE_SUFFIXES]
-        moves = [(old, new) for old, new in moves if old.exists()]
+        aside = f".before-restore-{_free_stamp([target, live_key])}"
+        moves = [(_beside(target, s), _beside(target, aside + s)) for s in SQLITE_SUFFIXES
+                 if _beside(target, s).exists()]
         if replaced_key:
-            moves.append((live_key, _aside_name(live_key, stamp)))
+            moves.append((live_key, _beside(live_key, aside)))
         done = _move(moves)
         try:
             os.replace(staging, target)
@@ -342,7 +338,7 @@ def _existing_tables(target: Path) -> int:
 
 def _private_copy(source: Path, target: Path) -> None:
     """``source`` copied to ``target``, readable by the owner only from the start."""
-    partial = target.with_name(target.name + ".partial")
+    partial = _beside(target, ".partial")
     partial.unlink(missing_ok=True)
     fd = os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     with os.fdopen(fd, "wb") as out, source.open("rb") as src:
@@ -412,7 +408,9 @@ def _pg_holds_tables(url: URL) -> bool:
 
 
 def _pg_backup(url: URL, path: Path) -> None:
-    partial = path.with_name(path.name + ".partial")
+    partial = _beside(path, ".partial")
+    partial.unlink(missing_ok=True)
+    os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))  # pg_dump keeps it
     _, env = _pg_args(url)
     try:
         _run(pg_dump_command(url, partial), env)
@@ -481,7 +479,11 @@ def backup(path: Path, settings: Settings | None = None) -> Summary | None:
     path = path.expanduser().resolve()
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if url.get_backend_name() == "sqlite":
-        return _sqlite_backup(url, settings, path)
+        try:  # shared, beside the servers: not in the middle of a restore
+            with held(settings, exclusive=False):
+                return _sqlite_backup(url, settings, path)
+        except DataDirBusy as exc:
+            raise BackupError(str(exc)) from None
     if url.get_backend_name() == "postgresql":
         _pg_backup(url, path)
         return None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.backup import backup
+from app.backup import BackupError, backup
 from app.config import Settings
 from app.datadir import LOCK_FILE, DataDirBusy, held
 from app.db.session import migrate
@@ -204,3 +204,9 @@ def test_two_restores_cannot_race(live: Settings, good: Path, tmp_path: Path) ->
     with held(live, exclusive=True):  # the first restore, still at work
         refusal = one_line_refusal(ludoteca("restore", good, live.data_dir, "--force"))
     assert "in use" in refusal
+
+
+def test_no_backup_in_the_middle_of_a_restore(live: Settings, tmp_path: Path) -> None:
+    with held(live, exclusive=True), pytest.raises(BackupError, match="restore is running"):
+        backup(tmp_path / "b.db", live)
+    assert not (tmp_path / "b.db").exists()
