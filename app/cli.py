@@ -18,29 +18,20 @@ def serve(host: str, port: int) -> None:
     import uvicorn
 
     from app.config import KEEP_ALIVE_SECONDS, get_settings
-    from app.datadir import DataDirBusy, hold_for_life, make_private, private_files
+    from app.datadir import DataDirBusy, open_for_server
     from app.idle import FirstRequestTimeout
     from app.logs import configure, log_start
     from app.main import create_app
 
     settings = get_settings()
-    # before the database is opened: what the server creates is its user's only (app/datadir.py)
-    private_files()
-    unlocked = None
-    try:  # held until the process ends: `restore` is refused while any server runs here
-        hold_for_life(settings)
+    try:  # before the database is opened: its modes, and the lock restore looks for
+        warnings = open_for_server(settings)
     except DataDirBusy as exc:
         print(f"ludoteca serve: {exc}", file=sys.stderr)
         sys.exit(1)
-    except OSError as exc:  # a data directory it cannot write (PostgreSQL, keys set): restore
-        unlocked = exc      # cannot lock it either, so it is refused there too
     configure(settings.log_format)  # one line per event, text or JSON (app/logs.py)
-    log = logging.getLogger("ludoteca")
-    if unlocked is not None:
-        log.warning("cannot lock the data directory (%s): restore cannot see this server",
-                    unlocked)
-    for failure in make_private(settings):
-        log.warning("data open to other users, cannot change: %s", failure)
+    for warning in warnings:
+        logging.getLogger("ludoteca").warning("%s", warning)
     log_start(host, port)
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off

@@ -124,3 +124,19 @@ def hold_for_life(settings: Settings) -> None:
     """Take the shared lock for the rest of this process (a server's): released by the
     kernel when the process ends."""
     _SERVER_LOCK.enter_context(held(settings, exclusive=False))
+
+
+def open_for_server(settings: Settings) -> list[str]:
+    """What ``serve`` does before it opens the database: files private from now on, the
+    lock shared for the process's life (DataDirBusy during a restore), and what an older
+    version left open tightened. Returns what to warn about, each as one line."""
+    private_files()
+    warnings = []
+    try:
+        hold_for_life(settings)
+    except OSError as exc:  # a directory it cannot write (PostgreSQL, keys in the
+        # environment): restore cannot lock it either, so it is refused there too
+        warnings.append(f"cannot lock the data directory ({exc}): restore cannot see "
+                        "this server")
+    return warnings + [f"data open to other users, cannot change: {failure}"
+                       for failure in make_private(settings)]

@@ -70,7 +70,8 @@ def alembic_config(url: str = "") -> Any:
 
 
 def migrate(url: str, revision: str = "head") -> None:
-    """``alembic upgrade head`` against ``url`` (run before the app serves anything)."""
+    """``alembic upgrade head`` against ``url`` (run before the app serves anything); an
+    older ``revision`` makes a database as an older version left it (tests, app/backup.py)."""
     from alembic import command
 
     command.upgrade(alembic_config(url), revision)
