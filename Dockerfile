@@ -30,11 +30,13 @@ RUN uv sync --locked --no-editable --python /usr/local/bin/python3
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/ludoteca/bin:$PATH \
     LUDOTECA_DATA_DIR=/data LUDOTECA_HOST=0.0.0.0 LUDOTECA_PORT=8000
-# the code stays root's (the server cannot rewrite itself); only /data belongs to the user
+# the code stays root's (the server cannot rewrite itself); only /data belongs to the user,
+# and only the user may enter it (0700: the database holds invite tokens, token hashes and
+# private chat; the server creates its files 0600). A new named volume takes this mode.
 RUN groupadd --system --gid 10001 ludoteca \
     && useradd --system --uid 10001 --gid ludoteca --no-create-home \
        --shell /usr/sbin/nologin ludoteca \
-    && mkdir -p /data && chown ludoteca:ludoteca /data
+    && mkdir -m 0700 /data && chown ludoteca:ludoteca /data
 COPY --from=build /opt/ludoteca /opt/ludoteca
 
 USER 10001:10001

@@ -13,14 +13,25 @@ from app.config import ROOT
 
 
 def serve(host: str, port: int) -> None:
+    import logging
+
     import uvicorn
 
     from app.config import KEEP_ALIVE_SECONDS, get_settings
+    from app.datadir import DataDirBusy, open_for_server
     from app.idle import FirstRequestTimeout
     from app.logs import configure, log_start
     from app.main import create_app
 
-    configure(get_settings().log_format)  # one line per event, text or JSON (app/logs.py)
+    settings = get_settings()
+    try:  # before the database is opened: its modes, and the lock restore looks for
+        warnings = open_for_server(settings)
+    except DataDirBusy as exc:
+        print(f"ludoteca serve: {exc}", file=sys.stderr)
+        sys.exit(1)
+    configure(settings.log_format)  # one line per event, text or JSON (app/logs.py)
+    for warning in warnings:
+        logging.getLogger("ludoteca").warning("%s", warning)
     log_start(host, port)
 
     # websockets-sansio: the leanest WebSocket protocol of uvicorn; per-message deflate off

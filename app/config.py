@@ -116,8 +116,13 @@ class Settings(BaseSettings):
             elif url.startswith("sqlite:///"):
                 url = "sqlite+aiosqlite:///" + url[len("sqlite:///"):]
             return url
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return f"sqlite+aiosqlite:///{self.data_dir / 'ludoteca.db'}"
+        return f"sqlite+aiosqlite:///{self.ensure_data_dir() / 'ludoteca.db'}"
+
+    def ensure_data_dir(self) -> Path:
+        """The data directory, created private (0700: it holds the database, its backups'
+        keys and the generated secrets) if it is not there yet."""
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return self.data_dir
 
     def resolved_secret_key(self) -> str:
         """The configured key, or one generated once and kept in the data directory."""
@@ -130,8 +135,7 @@ class Settings(BaseSettings):
 
     def _generated(self, name: str) -> str:
         """A random value created once in the data directory (mode 600) and read back."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        path = self.data_dir / name
+        path = self.ensure_data_dir() / name
         try:  # created at most once, even by two processes starting on one volume together
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
         except FileExistsError:

@@ -55,9 +55,8 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
-def migrate(url: str) -> None:
-    """``alembic upgrade head`` against ``url`` (run before the app serves anything)."""
-    from alembic import command
+def alembic_config(url: str = "") -> Any:
+    """Alembic's configuration of our migrations (``url``: the database they run against)."""
     from alembic.config import Config
 
     cfg = Config(str(MIGRATIONS / "alembic.ini"))
@@ -65,5 +64,14 @@ def migrate(url: str) -> None:
     # the ini's prepend_sys_path serves alembic's own command line in a checkout; here `app`
     # is imported already (and in an installed package, `..` is the package itself)
     cfg.set_main_option("prepend_sys_path", "")
-    cfg.attributes["database_url"] = url
-    command.upgrade(cfg, "head")
+    if url:
+        cfg.attributes["database_url"] = url
+    return cfg
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    """``alembic upgrade head`` against ``url`` (run before the app serves anything); an
+    older ``revision`` makes a database as an older version left it (tests, app/backup.py)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(url), revision)

@@ -250,6 +250,7 @@ def check_contents(engine: Engine, into: Path) -> dict[str, Any]:
     assert owners == {(0, 0)}, f"the code is not root's alone: {owners}"
     data = into / "data"
     assert (data.stat().st_uid, data.stat().st_gid) == (10001, 10001)
+    assert data.stat().st_mode & 0o777 == 0o700, "the data volume is open to other users"
     size = sum(p.stat().st_size for p in environment.rglob("*")
                if p.is_file() and not p.is_symlink())
     return {"environment_mb": round(size / 2**20, 1)}

@@ -279,9 +279,19 @@ class ImageSteps:
                 self.users[key] = ours
 
     def mkdir(self, argv: list[str]) -> None:
-        for path in argv:
+        words = list(argv)
+        mode = None
+        if "-m" in words:  # -m MODE: the last directory's mode (octal)
+            at = words.index("-m")
+            mode = int(words[at + 1], 8)
+            del words[at:at + 2]
+        for path in words:
+            if path.startswith("-") and path not in ("-p", "--parents"):
+                raise Unsupported(f"mkdir {argv}")
             if path not in ("-p", "--parents"):
                 self.host(path).mkdir(parents=True, exist_ok=True)
+                if mode is not None:
+                    self.host(path).chmod(mode)
 
     def chown(self, argv: list[str]) -> None:
         recursive = "-R" in argv

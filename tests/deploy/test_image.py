@@ -283,6 +283,7 @@ def test_the_image_installs_starts_as_its_user_and_passes_its_health_check(
     final = dockerfile.final
     data_dir = Path(image.env["LUDOTECA_DATA_DIR"])
     assert data_dir.is_dir() and data_dir.stat().st_uid == image.uid, "data dir not the user's"
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700, "data dir open to others"
 
     # only the base image, the environment copied from the build stage, and the data volume;
     # no uv, no sources, no build/ or *.egg-info
@@ -355,7 +356,8 @@ def test_the_image_installs_starts_as_its_user_and_passes_its_health_check(
     assert set(Base.metadata.tables) | {"alembic_version"} <= tables
     assert revision == ScriptDirectory(str(ROOT / "migrations")).get_current_head()
     assert stored == 1
-    for name in ("secret_key", "operator_token"):
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+    for name in ("secret_key", "operator_token", "ludoteca.db", "ludoteca.lock"):
         generated = data_dir / name
         assert generated.stat().st_uid == image.uid
         assert stat.S_IMODE(generated.stat().st_mode) == 0o600
