@@ -114,42 +114,37 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     watch = watch_key_ok(actor.table.id, actor.table.invite_token,
                          websocket.query_params.get("watch"))
     writer = asyncio.get_running_loop().create_task(conn.writer())
+    ending: str | None = None  # why the server closes it (else the client did)
     try:
-        await actor.connect(conn, websocket.query_params.get("invite"), watch)
-    except AppError as exc:
-        conn.push({"type": "error", "version": actor.table.version, **exc.to_json()})
-        conn.finish()
-        await writer
-        await close(POLICY_VIOLATION, exc.code)
-        return
-
-    # the socket's loop runs as a task of its own: each message resumes that task's few
-    # frames, not the whole ASGI chain (server, middlewares, router) this handler sits under;
-    # cancelling this handler cancels the task it awaits
-    relay = asyncio.get_running_loop().create_task(
-        _relay(websocket, actor, conn, settings.max_message_bytes))
-    flooded = False
-    try:
-        flooded = await relay
+        try:
+            await actor.connect(conn, websocket.query_params.get("invite"), watch)
+        except AppError as exc:
+            conn.push({"type": "error", "version": actor.table.version, **exc.to_json()})
+            ending = exc.code
+        else:
+            # the socket's loop runs as a task of its own: each message resumes that task's
+            # few frames, not the whole ASGI chain (server, middlewares, router) this handler
+            # sits under; cancelling this handler cancels the task it awaits
+            relay = asyncio.get_running_loop().create_task(
+                _relay(websocket, actor, conn, settings.max_message_bytes))
+            if await relay:
+                ending = "flood"
     finally:
-        if actor.table.status is not TableStatus.DELETED:
-            try:
-                await actor.disconnect(conn)
-            except AppError:
-                pass
+        # however the socket ended (or this handler was stopped), the connection ends here,
+        # and with it its place at the table (``TableActor.connect``: ``on_end``)
         conn.finish()
         try:
             await asyncio.wait_for(writer, timeout=5)
         except (TimeoutError, asyncio.CancelledError):
             writer.cancel()
-        if flooded:  # after the writer has delivered the reason
-            await close(POLICY_VIOLATION, "flood")
+    if ending is not None:  # after the writer has delivered the reason
+        await close(POLICY_VIOLATION, ending)
 
 
 async def _relay(websocket: WebSocket, actor: TableActor, conn: Connection, limit: int
                  ) -> bool:
-    """Relay the socket's messages to the actor until it closes (or the table is deleted,
-    or the connection dropped); True if it was cut off for flooding."""
+    """Relay the socket's messages to the actor until it closes (or the table is deleted);
+    True if it was cut off for flooding."""
     bucket = limits.Bucket(limits.MESSAGES_PER_SECOND, limits.MESSAGE_BURST)
     strikes = 0  # messages dropped in a row for going over the rate
     try:
@@ -157,6 +152,11 @@ async def _relay(websocket: WebSocket, actor: TableActor, conn: Connection, limi
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if conn.dropped:
+                # too slow: it has left the table, and its socket is closed with 4008 once
+                # it has read what it was sent; until then what it says is not heard (this
+                # handler returning now would end the socket with no close frame at all)
+                continue
             if not bucket.spend():
                 strikes += 1
                 if strikes >= limits.FLOOD_STRIKES:
@@ -177,7 +177,7 @@ async def _relay(websocket: WebSocket, actor: TableActor, conn: Connection, limi
                            "message": "binary frames are not accepted: send JSON as text"})
                 continue
             await _handle(actor, conn, raw, limit)
-            if actor.table.status is TableStatus.DELETED or conn.dropped:
+            if actor.table.status is TableStatus.DELETED:
                 break
     except WebSocketDisconnect:
         pass

@@ -173,7 +173,9 @@ class TableActor:
                 pass
         self._thinking.clear()
         self._refuse_waiting()
-        for conn in list(self.connections.values()):
+        closing = list(self.connections.values())
+        self.connections.clear()  # (their ends need not be told to the table: it stops)
+        for conn in closing:
             if self.moved:
                 conn.push({"type": "error", "version": self.table.version,
                            "code": "table_moving",
@@ -181,7 +183,6 @@ class TableActor:
                 conn.finish(close=(SERVICE_RESTART, "table_moving"))
             else:
                 conn.finish()
-        self.connections.clear()
 
     def _refuse_waiting(self) -> None:
         """Answer the commands the stopped task will never handle (the one it was on, those
@@ -227,18 +228,33 @@ class TableActor:
 
     async def connect(self, conn: Connection, invite: str | None = None,
                       watch: bool = False) -> int | None:
-        """Join a socket to the table (its seat, if its player has one); a connection that
-        falls too far behind is dropped and leaves the table by itself."""
+        """Join a socket to the table (its seat, if its player has one). It leaves the
+        table when it ends, whatever ends it (``Connection.on_end``: its socket closed, it
+        fell too far behind, a send failed), or when it is refused here."""
         self.connections[conn.id] = conn
-        conn.on_drop = lambda: self._post(Disconnect(conn.id))
+        conn.on_end = lambda: self._leave(conn)
         try:
             return await self.submit(Connect(conn.id, conn.player_id, conn.name, invite, watch,  # type: ignore[no-any-return]
                                              conn.screen, conn.seat))
         except BaseException:
-            self.connections.pop(conn.id, None)
+            # refused, or the caller gave up waiting (its Connect may still be queued: the
+            # Disconnect queued after it takes it out again)
+            conn.on_end = None
+            self._leave(conn)
             raise
 
+    def _leave(self, conn: Connection) -> None:
+        """The one place a connection's end reaches the table: no push reaches it from now
+        on, and the table's own record of it (presence, seats connected, spectators) goes
+        with the Disconnect queued here. Once per connection; nothing once the table has
+        closed its connections itself (``stop``, ``CloseAll``)."""
+        if self.connections.get(conn.id) is conn:
+            del self.connections[conn.id]
+            self._post(Disconnect(conn.id))
+
     async def disconnect(self, conn: Connection) -> None:
+        """End ``conn`` and wait until the table has seen it go."""
+        conn.finish()  # leaves at once (``_leave``); the Disconnect below finds it gone
         await self.submit(Disconnect(conn.id))
 
     def _post(self, command: Any) -> None:
@@ -398,9 +414,10 @@ class TableActor:
             self._think(effect)
         elif kind is CloseAll:
             self._tell_all({"type": "closed", "code": effect.code, "message": effect.message})
-            for conn in self.connections.values():
+            closing = list(self.connections.values())
+            self.connections.clear()  # (the table has let them all go already)
+            for conn in closing:
                 conn.finish()
-            self.connections.clear()
         else:
             raise TypeError(f"unknown effect {effect!r}")
 

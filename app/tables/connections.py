@@ -3,6 +3,12 @@
 The actor only ever calls :meth:`Connection.push`, which never blocks: a client that cannot
 keep up is dropped (it resyncs when it reconnects) and never stalls the table.
 
+A connection ends once, whatever ends it: its socket closed (a close frame, a reset, a close
+during the first view: the socket's handler calls :meth:`Connection.finish`), the table
+closing it, its client too slow (the queue full), or a send that failed. Each of these tells
+``on_end`` (the table: app/tables/actor.py takes the connection out there), so no ending
+leaves it behind at its table.
+
 Under uvicorn's websockets-sansio protocol a message is written straight into the socket's
 transport when nothing is waiting before it (see :func:`direct_sender`): no queue, no task
 switch, no ASGI message per send. Anything else (the transport paused by back-pressure, a
@@ -28,6 +34,11 @@ log = logging.getLogger(__name__)
 _ids = itertools.count(1)
 
 SLOW_CLIENT = 4008  # close code: the client fell too far behind
+# A send that waits longer than this (the socket's buffers are full: its client reads
+# nothing, or far too little) drops the client as too slow, as a full queue does. It must be
+# well inside uvicorn's keepalive (a ping every 20 s, 20 s to answer it), which otherwise
+# gives up on a client that stops reading first and closes it with 1011, not 4008.
+STALLED_SECONDS = 5.0
 
 
 def _dumps(value: Any) -> bytes:
@@ -227,7 +238,8 @@ class Connection:
         # UTF-8 JSON text as bytes (the writer task hands it to ``send_text`` as str)
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=queue_size)
         self.dropped = False
-        self.on_drop: Callable[[], None] | None = None  # the table is told it has gone
+        # told once, when the connection ends, whatever ends it (the table lets it go)
+        self.on_end: Callable[[], None] | None = None
         self._close_with: tuple[int, str] | None = None
         # a synchronous sender (``direct_sender``), used while nothing waits in the queue
         self._direct = direct
@@ -254,15 +266,26 @@ class Connection:
         try:
             self._queue.put_nowait(payload)
         except asyncio.QueueFull:
-            self._drop()
-            log.info("dropping slow connection %s", self.id)
-            self._close_soon(SLOW_CLIENT, "too slow; resync")
+            self._too_slow()
+
+    def _too_slow(self) -> None:
+        """Drop the client, and close its socket with 4008 once what it was sent so far
+        has gone out (the close waits behind it)."""
+        if self.dropped:
+            return
+        self._drop()
+        log.info("dropping slow connection %s", self.id)
+        self._close_soon(SLOW_CLIENT, "too slow; resync")
 
     def _drop(self) -> None:
+        """Nothing more goes out (the client is too slow, or its socket failed): ended."""
         self.dropped = True
-        if self.on_drop is not None:
-            self.on_drop()
-            self.on_drop = None
+        self._end()
+
+    def _end(self) -> None:
+        on_end, self.on_end = self.on_end, None
+        if on_end is not None:
+            on_end()
 
     def finish(self, close: tuple[int, str] | None = None) -> None:
         """Ask the writer to stop after what is already queued, then close the socket with
@@ -275,6 +298,7 @@ class Connection:
             self._drop()
             if close is not None:
                 self._close_soon(*close)
+        self._end()
 
     def _close_soon(self, code: int, reason: str) -> None:
         """Close the socket in a task of its own; a socket whose client has already gone has
@@ -290,7 +314,13 @@ class Connection:
                         await self._close(*self._close_with)
                     break
                 self._busy = True
-                await self._send_text(payload.decode())
+                try:
+                    async with asyncio.timeout(STALLED_SECONDS):
+                        await self._send_text(payload.decode())
+                except TimeoutError:  # its buffers stayed full: nothing of it went out
+                    self._too_slow()
+                    break
                 self._busy = False
-        except Exception:  # noqa: BLE001 - a broken socket ends this writer only
+        except Exception:  # noqa: BLE001 - a broken socket ends this connection only
             log.debug("writer for connection %s ended", self.id, exc_info=True)
+            self._drop()

@@ -72,7 +72,7 @@ async def test_a_slow_client_is_still_dropped_when_the_direct_path_is_paused() -
     sink.open = False
     conn = Connection("p", sink.send_text, sink.close, 2, direct=sink.direct)
     dropped: list[bool] = []
-    conn.on_drop = lambda: dropped.append(True)
+    conn.on_end = lambda: dropped.append(True)
     for i in range(3):
         conn.push_text(str(i))
     await asyncio.sleep(0)
