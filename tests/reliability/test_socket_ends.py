@@ -21,8 +21,11 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
+# the server (conftest.py) has a short first-request timeout: the memory is measured once
+# its timers have fired (each holds the HTTP protocol object of a socket upgraded to a
+# WebSocket until then: app/idle.py), on what outlives a socket's end only
+from tests.reliability.conftest import FIRST_REQUEST_SECONDS
 from tests.reliability.test_storms import rss_mb
 from tests.support.client import SeatClient, connect_and_start, play_to_end, seat_players
 from tests.support.server import OPERATOR, LiveServer
@@ -30,21 +33,6 @@ from tests.support.server import OPERATOR, LiveServer
 CYCLES = 1_000
 AT_ONCE = 12  # cycles under way together (a seated player's are one at a time)
 SLOW_CLIENT = 4008
-
-
-# uvicorn's HTTP protocol object of a socket upgraded to a WebSocket is held by the
-# first-request timer (app/idle.py) until it fires: a short one, so that what the memory is
-# measured on is only what outlives a socket's end
-FIRST_REQUEST_SECONDS = 2
-
-
-@pytest.fixture
-def server(tmp_path: Path):
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'ends.db'}", tmp_path / "data",
-                      env={"LUDOTECA_FIRST_REQUEST_SECONDS": str(FIRST_REQUEST_SECONDS)})
-    live.start()
-    yield live
-    live.stop()
 
 
 def gauges(server: LiveServer) -> dict[str, float]:

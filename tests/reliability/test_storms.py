@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from tests.reliability.conftest import FIRST_REQUEST_SECONDS
 from tests.support.client import SeatClient, connect_and_start, seat_players
 from tests.support.server import LiveServer
 
 TABLES = 8
 SPECTATORS_PER_TABLE = 34  # with the 2 players: 8 x 36 = 288 sockets
-FIRST_REQUEST_SECONDS = 2
 
 
 def rss_mb(server: LiveServer) -> float:
@@ -37,15 +36,6 @@ def rss_mb(server: LiveServer) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")
-
-
-@pytest.fixture
-def server(tmp_path: Path):
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'storm.db'}", tmp_path / "data",
-                      env={"LUDOTECA_FIRST_REQUEST_SECONDS": str(FIRST_REQUEST_SECONDS)})
-    live.start()
-    yield live
-    live.stop()
 
 
 async def open_all(clients: list[SeatClient], deadline: float) -> None:
