@@ -255,21 +255,23 @@ async def test_a_client_that_stops_reading_is_closed_with_4008_and_leaves(
     buffers for it are full it is dropped as too slow: while the table pushes slowly from
     then on (a full queue alone would take minutes) and before the server's keepalive (a
     ping every 20 s, 20 s to answer) gives up on it with 1011."""
-    players, table, _ = seat_players(server.url, "hanabi", 2)
+    players, table, _ = seat_players(server.url, "allegra", 2)
     seated = await connect_and_start(server.ws_url, players, table)
-    # a finished game: its state, with the whole history, is ~10 KB
+    # a finished game: its state, with the whole history, is ~47 KB
     await play_to_end(seated, random.Random(7))
     baseline = {"ludoteca_table_connections": 2, "ludoteca_websockets_open": 2}
     deaf = await asyncio.to_thread(RawSocket, server, table["id"], None, 4096)
     try:
         await asyncio.to_thread(deaf.read_response)
-        # from here on it reads nothing; it asks for the state until the server's kernel
-        # holds no more for it (the server's own buffer for it then fills in a moment)
-        deadline, last, same = time.monotonic() + 60, -1, 0
-        while same < 25:
+        # from here on it reads nothing; it asks for the state (25 times a second: under
+        # the message rate) until the server's kernel holds no more for it; the server's
+        # own buffer for it fills meanwhile
+        deadline, last, same = time.monotonic() + 30, -1, 0
+        while same < 3:
             assert time.monotonic() < deadline, "the server's buffers never filled"
-            await asyncio.to_thread(deaf.send, SYNC)
-            await asyncio.sleep(0.04)
+            for _ in range(10):
+                await asyncio.to_thread(deaf.send, SYNC)
+            await asyncio.sleep(0.4)
             unsent = unsent_bytes(server, deaf.sock)
             same, last = (same + 1 if unsent == last else 0), unsent
         # then the table pushes slowly: a state every 2 s
@@ -283,8 +285,8 @@ async def test_a_client_that_stops_reading_is_closed_with_4008_and_leaves(
         frames = await asyncio.to_thread(deaf.frames)
     finally:
         deaf.sock.close()
+        for client in seated:
+            await client.close()
     assert frames and frames[-1][0] == 0x8, [op for op, _ in frames[-3:]]
     assert struct.unpack("!H", frames[-1][1][:2])[0] == SLOW_CLIENT
-    await settled(server, baseline)
-    for client in seated:
-        await client.close()
+    await settled(server, {"ludoteca_table_connections": 0, "ludoteca_websockets_open": 0})
