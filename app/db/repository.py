@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from sqlalchemy.orm import selectinload
 from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
 from app.db.player_writer import PlayerWriter
-from app.db.table_writer import TableWriter, Write
+from app.db.table_writer import TableWriter
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -301,17 +300,7 @@ class Repository:
             await conn.execute(insert(GameTable).values(values))
             await conn.execute(insert(TableSeat).values(seat))
 
-        raw = self.table_writer.raw
-        if raw is None:
-            await self.table_writer.write(Write(write))
-        else:
-            table_row = raw.insert_table.params(values)
-            seat_row = raw.insert_seat.params(seat)
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                db.execute(raw.insert_table.sql, table_row)
-                db.execute(raw.insert_seat.sql, seat_row)
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if self.hosted is not None:
             self.hosted.note(table_id, host_id, values["status"])
 
@@ -334,23 +323,7 @@ class Repository:
             if lines:
                 await conn.execute(insert(cast(Table, ChatLine.__table__)), lines)
 
-        raw = self.table_writer.raw
-        chat_raw = self.chat_writer.raw
-        if raw is None or (lines and chat_raw is None):
-            await self.table_writer.write(Write(write))
-        else:
-            seat_rows = [raw.insert_seat.params(row) for row in rows]
-            gone = raw.delete_seats.params({"w_id": table_id})
-            chat_rows = [chat_raw.params(line) for line in lines] if chat_raw else []
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
-                db.execute(raw.delete_seats.sql, gone)
-                if seat_rows:
-                    db.executemany(raw.insert_seat.sql, seat_rows)
-                if chat_rows:
-                    db.executemany(chat_raw.sql, chat_rows)  # type: ignore[union-attr]
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if lines:
             self.chat_writer.stored_elsewhere(len(lines))
         if self.hosted is not None:
@@ -362,15 +335,7 @@ class Repository:
             await _fenced_update(conn, table_id, epoch, status=status, version=version,
                                  **fields)
 
-        raw = self.table_writer.raw
-        if raw is None:
-            await self.table_writer.write(Write(write))
-        else:
-            values = {"status": status, "version": version, **fields}
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                raw.fenced_update(db, table_id, epoch, values)
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if self.hosted is not None and status not in LIVE_STATUSES:
             self.hosted.end(table_id)
 
