@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, insert, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Connection, Table, and_, bindparam, insert, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.batching import BatchWriter
 from app.db.models import ActionRecord, GameTable
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 ACTIONS = cast(Table, ActionRecord.__table__)
 TABLES = cast(Table, GameTable.__table__)
 
+_INSERT = insert(ACTIONS)
 # the plain progress of a table; a finishing one also sets its result
 _ADVANCE = (update(TABLES)
             .where(and_(TABLES.c.id == bindparam("b_id"),
@@ -80,6 +82,41 @@ class GroupWriter(BatchWriter[PendingAction]):
         # figures for /metrics: batches committed and actions in them
         self.batches = 0
         self.actions = 0
+        # a server database (PostgreSQL) gives the writer a connection of its own, kept
+        # from batch to batch: no pool check-out, liveness ping and reset per commit. SQLite
+        # has one connection for everyone, taken and given back each time.
+        self._keeps_connection = engine.dialect.name != "sqlite"
+        self._held: AsyncConnection | None = None
+
+    async def close(self) -> None:
+        await super().close()
+        held, self._held = self._held, None
+        if held is not None:
+            try:
+                await held.close()
+            except Exception:  # noqa: BLE001 - a broken connection is dropped by the pool
+                log.debug("the writer's connection did not close cleanly", exc_info=True)
+
+    async def _transaction(self, work: Callable[[Connection], None]) -> None:
+        """``work`` run in one transaction, committed before this returns."""
+        if not self._keeps_connection:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(work)
+            return
+        if self._held is None or self._held.closed or self._held.invalidated:
+            self._held = await self.engine.connect()
+        held = self._held
+        try:
+            async with held.begin():
+                await held.run_sync(work)
+        except DBAPIError as exc:
+            if exc.connection_invalidated or held.invalidated:
+                self._held = None  # broken: a fresh one next time
+            raise
+        except BaseException:
+            if held.invalidated:
+                self._held = None
+            raise
 
     async def append(self, item: PendingAction) -> None:
         """Queue one action and return once it is durable (or raise why it is not)."""
@@ -117,22 +154,26 @@ class GroupWriter(BatchWriter[PendingAction]):
         finish = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1,
                    "b_epoch": i.epoch, "b_outcome": i.outcome, "b_at": i.at}
                   for i in newest.values() if i.outcome is not None]
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(ACTIONS), rows)
+        tables = len(newest)
+
+        def work(conn: Connection) -> None:
+            # one greenlet for the whole transaction's statements (``run_sync``), not one per
+            # statement; a single action is a plain insert, not an executemany
+            conn.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
             # the fence: every table must have been exactly one version behind this write,
             # and still be held with the owner epoch its actor took it with (the primary key
             # of the log refuses a taken sequence number in any case)
             changed = 0
             for statement, params in ((_ADVANCE, advance), (_FINISH, finish)):
-                if not params:
-                    continue
-                if conn.dialect.supports_sane_multi_rowcount:
-                    changed += (await conn.execute(statement, params)).rowcount
-                else:  # e.g. asyncpg: count row by row, still one transaction
-                    for one in params:
-                        changed += (await conn.execute(statement, one)).rowcount
-            if changed != len(newest):
+                if len(params) == 1 or (params and not conn.dialect.supports_sane_multi_rowcount):
+                    for one in params:  # (asyncpg: no executemany row count) one by one
+                        changed += conn.execute(statement, one).rowcount
+                elif params:
+                    changed += conn.execute(statement, params).rowcount
+            if changed != tables:
                 raise StaleOwner(_FENCE_REFUSED)
+
+        await self._transaction(work)
         self.batches += 1
         self.actions += len(batch)
 
