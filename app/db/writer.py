@@ -12,15 +12,17 @@ sequence number is already taken, does not follow the table's version, or comes 
 owner whose epoch is not the table's (another process has taken the table over since): that
 is the fence against two owners of one table.
 
-One path for every database (``_commit``): SQLAlchemy Core, the batch's actions in one
-executemany and each table's fenced update, in one transaction of the engine.
+Built with SQLAlchemy Core, one statement form per database: on PostgreSQL the whole batch
+is one statement (``_PG_APPEND``: arrays bound as parameters, the fence inside it), one
+round trip; elsewhere (SQLite) the batch's actions in one executemany and each table's
+fenced update, in one transaction of the pool's connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -50,6 +52,70 @@ _FINISH = (update(TABLES)
                        TABLES.c.owner_epoch == bindparam("b_epoch")))
            .values(version=bindparam("b_version"), status="finished",
                    outcome=bindparam("b_outcome"), finished_at=bindparam("b_at")))
+
+
+def _pg_append() -> Any:
+    """The batch as one statement (PostgreSQL), built with SQLAlchemy Core from arrays bound
+    as parameters (one compiled form for every batch size): ``u`` moves each table of the
+    batch from the version its oldest action follows to its newest, only where the owner
+    epoch is still the writer's (finishing tables also take their result); ``i`` inserts the
+    actions (the log's primary key refuses a taken sequence number: the whole statement
+    fails). The outer SELECT divides by "every table was fenced through": when one was not,
+    it raises division_by_zero and the statement, a transaction of its own, leaves nothing
+    behind. All of it sees one snapshot and runs to completion."""
+    from sqlalchemy import (
+        JSON,
+        Boolean,
+        Integer,
+        String,
+        Text,
+        case,
+        cast,
+        column,
+        func,
+        literal,
+        select,
+    )
+    from sqlalchemy.dialects.postgresql import ARRAY
+
+    def array(name: str, item: Any) -> Any:
+        return bindparam(name, type_=ARRAY(item))
+
+    at_type = TABLES.c.finished_at.type
+    b = func.unnest(
+        array("t_id", String), array("t_prev", Integer), array("t_version", Integer),
+        array("t_epoch", Integer), array("t_finish", Boolean), array("t_outcome", Text),
+        array("t_at", at_type),
+    ).table_valued(column("id", String), column("prev", Integer), column("version", Integer),
+                   column("epoch", Integer), column("finish", Boolean),
+                   column("outcome", Text), column("at", at_type), name="b").render_derived()
+    u = (update(TABLES)
+         .where(TABLES.c.id == b.c.id, TABLES.c.version == b.c.prev,
+                TABLES.c.owner_epoch == b.c.epoch)
+         .values(version=b.c.version,
+                 status=case((b.c.finish, literal("finished")), else_=TABLES.c.status),
+                 outcome=case((b.c.finish, cast(b.c.outcome, JSON)), else_=TABLES.c.outcome),
+                 finished_at=case((b.c.finish, b.c.at), else_=TABLES.c.finished_at))
+         .returning(TABLES.c.id)
+         .cte("u"))
+    a = func.unnest(
+        array("a_table", String), array("a_seq", Integer), array("a_seat", Integer),
+        array("a_action", Text), array("a_source", String), array("a_at", at_type),
+    ).table_valued(column("table_id", String), column("seq", Integer), column("seat", Integer),
+                   column("action", Text), column("source", String), column("at", at_type),
+                   name="a").render_derived()
+    i = (insert(ACTIONS)
+         .from_select(["table_id", "seq", "seat", "action", "source", "created_at"],
+                      select(a.c.table_id, a.c.seq, a.c.seat, cast(a.c.action, JSON),
+                             a.c.source, a.c.at))
+         .returning(ACTIONS.c.seq)
+         .cte("i"))
+    fenced = select(func.count()).select_from(u).scalar_subquery() == bindparam("n", type_=Integer)
+    return select(literal(1, Integer) / cast(fenced, Integer),
+                  select(func.count()).select_from(i).scalar_subquery())
+
+
+_PG_APPEND = _pg_append()
 
 
 class StaleOwner(Exception):
@@ -82,10 +148,10 @@ class GroupWriter(BatchWriter[PendingAction]):
         # figures for /metrics: batches committed and actions in them
         self.batches = 0
         self.actions = 0
-        # a server database (PostgreSQL) gives the writer a connection of its own, kept
-        # from batch to batch: no pool check-out, liveness ping and reset per commit. SQLite
-        # has one connection for everyone, taken and given back each time.
-        self._keeps_connection = engine.dialect.name != "sqlite"
+        # PostgreSQL: a batch is one statement (``_PG_APPEND``) on a connection the writer
+        # keeps from batch to batch (no pool check-out, liveness ping and reset per commit).
+        # SQLite has one connection for everyone, taken and given back each time.
+        self._keeps_connection = engine.dialect.name == "postgresql"
         self._held: AsyncConnection | None = None
 
     async def close(self) -> None:
@@ -97,26 +163,15 @@ class GroupWriter(BatchWriter[PendingAction]):
             except Exception:  # noqa: BLE001 - a broken connection is dropped by the pool
                 log.debug("the writer's connection did not close cleanly", exc_info=True)
 
-    async def _transaction(self, work: Callable[[Connection], None]) -> None:
-        """``work`` run in one transaction, committed before this returns."""
-        if not self._keeps_connection:
-            async with self.engine.begin() as conn:
-                await conn.run_sync(work)
-            return
-        if self._held is None or self._held.closed or self._held.invalidated:
-            self._held = await self.engine.connect()
+    async def _held_connection(self) -> AsyncConnection:
+        """The writer's own PostgreSQL connection, in autocommit: each append is one
+        statement, a transaction of its own."""
         held = self._held
-        try:
-            async with held.begin():
-                await held.run_sync(work)
-        except DBAPIError as exc:
-            if exc.connection_invalidated or held.invalidated:
-                self._held = None  # broken: a fresh one next time
-            raise
-        except BaseException:
-            if held.invalidated:
-                self._held = None
-            raise
+        if held is None or held.closed or held.invalidated:
+            held = await self.engine.connect()
+            await held.execution_options(isolation_level="AUTOCOMMIT")
+            self._held = held
+        return held
 
     async def append(self, item: PendingAction) -> None:
         """Queue one action and return once it is durable (or raise why it is not)."""
@@ -144,6 +199,47 @@ class GroupWriter(BatchWriter[PendingAction]):
         """The batch in one transaction: its actions inserted (the log's primary key refuses
         a taken sequence number) and each table moved to its newest version, fenced; durable
         when this returns, or nothing of it stored."""
+        if self._keeps_connection:
+            await self._commit_one_statement(batch)
+        else:
+            await self._commit_statements(batch)
+        self.batches += 1
+        self.actions += len(batch)
+
+    async def _commit_one_statement(self, batch: list[PendingAction]) -> None:
+        """PostgreSQL: ``_PG_APPEND``, one round trip on the writer's own connection."""
+        newest, oldest = _spans(batch)
+        tables = list(newest.values())
+        params = {
+            "t_id": [i.table_id for i in tables],
+            "t_prev": [oldest[i.table_id] - 1 for i in tables],
+            "t_version": [i.seq for i in tables], "t_epoch": [i.epoch for i in tables],
+            "t_finish": [i.outcome is not None for i in tables],
+            "t_outcome": [None if i.outcome is None else _json(i.outcome) for i in tables],
+            "t_at": [i.at for i in tables],
+            "a_table": [i.table_id for i in batch], "a_seq": [i.seq for i in batch],
+            "a_seat": [i.seat for i in batch], "a_action": [_json(i.action) for i in batch],
+            "a_source": [i.source for i in batch], "a_at": [i.at for i in batch],
+            "n": len(tables),
+        }
+        held = await self._held_connection()
+        try:
+            await held.execute(_PG_APPEND, params)
+            await held.commit()  # (autocommit: ends SQLAlchemy's own record of it only)
+        except DBAPIError as exc:
+            if exc.connection_invalidated or held.invalidated:
+                self._held = None  # broken: a fresh one next time
+            if getattr(exc.orig, "sqlstate", None) == "22012":  # the fence's division
+                raise StaleOwner(_FENCE_REFUSED) from None
+            raise
+        except BaseException:
+            if held.invalidated:
+                self._held = None
+            raise
+
+    async def _commit_statements(self, batch: list[PendingAction]) -> None:
+        """SQLite (and any other database): the inserts and each table's fenced update, in
+        one transaction of the pool's connection."""
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
                  "source": i.source, "created_at": i.at} for i in batch]
         # one update per table: the newest version it reached in this batch
@@ -166,16 +262,15 @@ class GroupWriter(BatchWriter[PendingAction]):
             changed = 0
             for statement, params in ((_ADVANCE, advance), (_FINISH, finish)):
                 if len(params) == 1 or (params and not conn.dialect.supports_sane_multi_rowcount):
-                    for one in params:  # (asyncpg: no executemany row count) one by one
+                    for one in params:  # counted one by one where executemany cannot
                         changed += conn.execute(statement, one).rowcount
                 elif params:
                     changed += conn.execute(statement, params).rowcount
             if changed != tables:
                 raise StaleOwner(_FENCE_REFUSED)
 
-        await self._transaction(work)
-        self.batches += 1
-        self.actions += len(batch)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(work)
 
     @staticmethod
     def _release(batch: list[PendingAction]) -> None:
@@ -196,6 +291,12 @@ class GroupWriter(BatchWriter[PendingAction]):
             failure = RuntimeError(f"action {item.seq} was not stored")
             failure.__cause__ = exc  # why: an unavailable database is told apart from a bug
             item.done.set_exception(failure)
+
+
+def _json(value: Any) -> str:
+    """JSON text as the JSON columns hold it (SQLAlchemy's ``json.dumps``: keys that are not
+    strings become strings)."""
+    return json.dumps(value)
 
 
 def _spans(batch: list[PendingAction]) -> tuple[dict[str, PendingAction], dict[str, int]]:
