@@ -2,7 +2,8 @@
 leave, its status (started, finished), from every table whose writes queue while a commit is
 in flight (one commit, one fsync for many), like the actions' group commit.
 
-Each write is one function of a SQLAlchemy connection (Core statements). A write refused by
+Each write is one function of a SQLAlchemy connection (Core statements); a batch's writes
+run in one ``run_sync`` (one greenlet for them all, not one per statement). A write refused by
 its fence (``StaleOwner``: another process owns the table now) has written nothing, so it
 fails alone and the others commit. Anything else that fails rolls the whole batch back and
 every write is then made in a transaction of its own, so each fails or succeeds as it did
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Connection, insert
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.batching import BatchWriter
 from app.db.writer import StaleOwner
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # one write: what it does on a connection, in the batch's transaction
-Write = Callable[[AsyncConnection], Awaitable[None]]
+Write = Callable[[Connection], None]
 
 Item = tuple[Write, "asyncio.Future[None]"]
 
@@ -59,20 +60,26 @@ class TableWriter(BatchWriter[Item]):
         riders = chat.take_waiting() if chat is not None else []
         if len(batch) > 1 or riders:
             refused: list[StaleOwner | None] = []
+            lines = [row for row, _ in riders]
+
+            def run(conn: Connection) -> None:
+                for write, _ in batch:
+                    try:
+                        write(conn)
+                    except StaleOwner as exc:  # fenced before it wrote anything
+                        refused.append(exc)
+                    else:
+                        refused.append(None)
+                if lines:
+                    assert chat is not None
+                    conn.execute(insert(chat.table), lines)
+
             try:
                 async with self.engine.begin() as conn:
-                    for write, _ in batch:
-                        try:
-                            await write(conn)
-                        except StaleOwner as exc:  # fenced before it wrote anything
-                            refused.append(exc)
-                        else:
-                            refused.append(None)
-                    if riders:
-                        assert chat is not None
-                        await conn.execute(insert(chat.table), [row for row, _ in riders])
+                    await conn.run_sync(run)
             except Exception:  # noqa: BLE001 - each on its own below
                 log.debug("a shared table write failed; writing one by one", exc_info=True)
+                refused.clear()
                 if riders:
                     chat.give_back(riders)  # type: ignore[union-attr]
             else:
@@ -84,7 +91,7 @@ class TableWriter(BatchWriter[Item]):
         for write, done in batch:
             try:
                 async with self.engine.begin() as conn:
-                    await write(conn)
+                    await conn.run_sync(write)
             except Exception as exc:  # noqa: BLE001 - the waiter hears it
                 _settle(done, exc)
             else:
