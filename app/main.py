@@ -14,9 +14,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import Match, Route
 
-from app.api import fastpath, life, lobby, matches, metrics, pages, players, replays, room, ws
+from app.api import life, lobby, matches, metrics, pages, players, replays, room, ws
 from app.api.forward import ForwardMiddleware
 from app.api.rendering import error_page
 from app.api.schemas import complete_error_responses
@@ -44,6 +44,14 @@ connect), `chat` (`id, kind: player|spectator|system, seat, name, text, code, pa
 Finished games: `/api/matches/{id}/replay`, `/views/{step}`, `/export`; `POST
 /api/matches/import`. See docs/api.md for every field.
 """
+
+
+# the routers in the order a request is matched against them, the busiest first: FastAPI
+# tries every route of every router before the one that holds a request's route, so the
+# lobby's (a table's page reads, join, leave, start, new tables) and the players' come
+# before the rest. No two routers hold routes that take the same request, so the order
+# changes which route is tried first, never which one answers.
+ROUTED = (lobby, players, life, replays, matches, metrics, ws, room, pages)
 
 
 def create_app(database_url: str | None = None, run_migrations: bool = True,
@@ -181,13 +189,12 @@ def create_app(database_url: str | None = None, run_migrations: bool = True,
         return JSONResponse({"code": code, "message": str(exc.detail)},
                             status_code=exc.status_code, headers=headers)
 
-    for module in (players, lobby, life, replays, matches, metrics, ws, room, pages):
+    for module in ROUTED:
         app.include_router(module.router)
     swagger = pages.swagger_ui_dir()
     if swagger is not None:  # before /static, which would otherwise answer for it
         app.mount("/static/swagger-ui", StaticFiles(directory=str(swagger)), name="swagger")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    fastpath.add(app)  # the busiest table routes matched first (app/api/fastpath.py)
     return app
 
 
@@ -198,8 +205,6 @@ def _allowed_methods(request: Request) -> list[str]:
     spelled: set[str] = set()
     templated: set[str] = set()
     for route in _every_route(request.app.router.routes):
-        if fastpath.is_twin(route):  # a copy of a route listed further on
-            continue
         route_methods = getattr(route, "methods", None)
         if route_methods and route.matches(request.scope)[0] != Match.NONE:
             (templated if getattr(route, "param_convertors", None) else spelled).update(
@@ -208,14 +213,12 @@ def _allowed_methods(request: Request) -> list[str]:
 
 
 def _every_route(routes: list[Any]) -> Iterator[Any]:
-    """Every route, those of included routers in their place (FastAPI 0.16x keeps an included
-    router as one entry of the app's routes; before, its routes were copied into them)."""
-    for route in routes:
-        router = getattr(route, "original_router", None)
-        if router is None:
-            yield route
-        else:
-            yield from _every_route(router.routes)
+    """Every route: the application's own (/openapi.json) and those of our routers, read
+    from the routers themselves (all are included without a prefix, so their paths are the
+    application's)."""
+    yield from (route for route in routes if isinstance(route, Route))
+    for module in ROUTED:
+        yield from module.router.routes
 
 
 async def _sweep_forever(registry: Registry, every: float) -> None:

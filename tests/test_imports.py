@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.import_graph import a_cycle, build_graph, cycles
@@ -87,3 +90,53 @@ def test_the_table_core_does_no_io() -> None:
             bad += [f"{path.name}: {n}" for n in names
                     if any(n == f or n.startswith(f + ".") for f in forbidden)]
     assert not bad, bad
+
+
+# what a pure module may not bring in, even through what it imports: an event loop, a
+# database driver, a web framework, a JSON library (encoding is the shell's: app/tables)
+IMPURE = ("asyncio", "sqlalchemy", "redis", "asyncpg", "aiosqlite", "starlette", "fastapi",
+          "uvicorn", "websockets", "orjson")
+
+
+def _pure_modules() -> list[str]:
+    """The table core, the games' registry and every game's package and modules."""
+    games = ROOT / "app" / "games"
+    found = ["app.tables.core", "app.games", "app.games.base"]
+    for package in sorted(p.parent for p in games.glob("*/__init__.py")):
+        found.append(f"app.games.{package.name}")
+        found += [f"app.games.{package.name}.{m.stem}" for m in sorted(package.glob("*.py"))
+                  if m.stem != "__init__"]
+    return found
+
+
+def _loaded_by(module: str) -> list[str]:
+    """The IMPURE packages in sys.modules after importing ``module`` alone in a fresh
+    interpreter (what it imports, and what those import, all the way down)."""
+    code = ("import importlib, json, sys; importlib.import_module(sys.argv[1]); "
+            "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+    done = subprocess.run([sys.executable, "-c", code, module], cwd=ROOT, check=True,
+                          capture_output=True, text=True, timeout=60)
+    return sorted(set(json.loads(done.stdout)) & set(IMPURE))
+
+
+def test_the_table_core_and_every_engine_load_no_io_and_no_json_library() -> None:
+    """Importing the table core or any engine module, transitively, loads no asyncio, no
+    database driver, no web framework and no JSON library (Hanabi's engine used to import
+    orjson to encode its own views)."""
+    modules = _pure_modules()
+    assert {"app.games.hanabi.rules", "app.games.ikebana"} <= set(modules)
+    # one interpreter for all of them first (cheap); each alone only if that finds any
+    code = ("import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)\n"
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    together = subprocess.run([sys.executable, "-c", code, *modules], cwd=ROOT, check=True,
+                              capture_output=True, text=True, timeout=120).stdout.split()
+    if set(together) & set(IMPURE):
+        bad = {m: found for m in modules if (found := _loaded_by(m))}
+        raise AssertionError(f"pure modules load I/O or JSON libraries: {bad}")
+
+
+def test_the_purity_check_sees_what_a_module_loads_through_another() -> None:
+    """The check follows imports: the actor loads asyncio and the connections orjson, both
+    through what they import."""
+    assert "asyncio" in _loaded_by("app.tables.actor")
+    assert "orjson" in _loaded_by("app.tables.connections")

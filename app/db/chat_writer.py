@@ -25,7 +25,7 @@ from typing import Any, cast
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
+from app.db.batching import BatchWriter, insert_rows
 from app.db.models import ChatLine
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,10 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 1000) -> None:
         super().__init__(engine, max_batch)
-        # SQLite: the batch's inserts and its commit in one hop to the database's thread
-        self.raw = RawInsert(CHAT, engine.dialect) if one_hop(engine) else None
+        # SQLite: one writer at a time, so system lines wait for company (``_linger``) and
+        # ride along with the table writer's transactions (``take_waiting``)
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.table = CHAT
         self.batches = 0
         self.lines = 0
 
@@ -50,7 +52,7 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
         """On SQLite, a batch of system lines only (joins, leaves, reconnects: nobody waits
         for them) waits ``LINGER`` seconds for more, so that a busy lobby's lines share a
         commit; a player's message is stored at once, with whatever has gathered."""
-        if self.raw is None or len(batch) >= self.max_batch:
+        if not self.sqlite or len(batch) >= self.max_batch:
             return 0.0
         return LINGER if all(row["kind"] == "system" for row, _ in batch) else 0.0
 
@@ -76,7 +78,7 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
         not a batch being stored), taken out of this writer so that another writer's
         transaction stores them; it must then ``settle`` them, or ``give_back`` them if its
         transaction failed. Elsewhere: none."""
-        if self.raw is None:
+        if not self.sqlite:
             return []
         items = [*self._lingering, *self._queued()]
         # the lingering batch is the very list ``_run`` stores when its wait is over: emptied
@@ -116,7 +118,7 @@ class ChatWriter(BatchWriter[tuple[dict[str, Any], "asyncio.Future[None]"]]):
 
     async def _store(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
         try:
-            await insert_rows(self.engine, CHAT, self.raw, [row for row, _ in batch])
+            await insert_rows(self.engine, CHAT, [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell every waiter, keep running
             self.settle(batch, exc)
             return

@@ -16,7 +16,7 @@ from typing import Any, cast
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.batching import BatchWriter, RawInsert, insert_rows, one_hop
+from app.db.batching import BatchWriter, insert_rows
 from app.db.models import Player
 
 log = logging.getLogger(__name__)
@@ -31,8 +31,6 @@ class PlayerWriter(BatchWriter[Item]):
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 500) -> None:
         super().__init__(engine, max_batch)
-        # SQLite: the batch's inserts and its commit in one hop to the database's thread
-        self.raw = RawInsert(PLAYERS, engine.dialect) if one_hop(engine) else None
 
     def append(self, row: dict[str, Any]) -> asyncio.Future[None]:
         """Queue one ``players`` row; the future is done once it is stored (or failed)."""
@@ -42,7 +40,7 @@ class PlayerWriter(BatchWriter[Item]):
 
     async def _store(self, batch: list[Item]) -> None:
         try:
-            await insert_rows(self.engine, PLAYERS, self.raw, [row for row, _ in batch])
+            await insert_rows(self.engine, PLAYERS, [row for row, _ in batch])
         except Exception as exc:  # noqa: BLE001 - tell the waiters, keep running
             if len(batch) > 1:  # one bad row must not cost the others theirs: one by one
                 for item in batch:

@@ -10,20 +10,29 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, delete, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from app.db.chat_writer import ChatWriter
 from app.db.models import ActionRecord, ChatLine, DeviceHandoff, GameTable, Player, TableSeat
 from app.db.player_writer import PlayerWriter
-from app.db.table_writer import TableWriter, Write
+from app.db.table_writer import TableWriter
 from app.db.writer import GroupWriter, PendingAction, StaleOwner
 
 __all__ = ["Repository", "StaleOwner", "StoredAction", "hash_token", "now"]
@@ -297,21 +306,11 @@ class Repository:
         table_id, host_id = values["id"], values["host_id"]
         seat = {"table_id": table_id, "seat": host_seat, "player_id": host_id}
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(insert(GameTable).values(values))
-            await conn.execute(insert(TableSeat).values(seat))
+        def write(conn: Connection) -> None:
+            conn.execute(insert(GameTable).values(values))
+            conn.execute(insert(TableSeat).values(seat))
 
-        raw = self.table_writer.raw
-        if raw is None:
-            await self.table_writer.write(Write(write))
-        else:
-            table_row = raw.insert_table.params(values)
-            seat_row = raw.insert_seat.params(seat)
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                db.execute(raw.insert_table.sql, table_row)
-                db.execute(raw.insert_seat.sql, seat_row)
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if self.hosted is not None:
             self.hosted.note(table_id, host_id, values["status"])
 
@@ -326,31 +325,15 @@ class Repository:
                 for seat, player_id in enumerate(seats) if player_id is not None]
         lines = list(chat or ())
 
-        async def write(conn: AsyncConnection) -> None:
-            await _fenced_update(conn, table_id, epoch, host_id=host_id, version=version)
-            await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
+        def write(conn: Connection) -> None:
+            _fenced_update(conn, table_id, epoch, host_id=host_id, version=version)
+            conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             if rows:
-                await conn.execute(insert(TableSeat), rows)
+                conn.execute(insert(TableSeat), rows)
             if lines:
-                await conn.execute(insert(cast(Table, ChatLine.__table__)), lines)
+                conn.execute(insert(cast(Table, ChatLine.__table__)), lines)
 
-        raw = self.table_writer.raw
-        chat_raw = self.chat_writer.raw
-        if raw is None or (lines and chat_raw is None):
-            await self.table_writer.write(Write(write))
-        else:
-            seat_rows = [raw.insert_seat.params(row) for row in rows]
-            gone = raw.delete_seats.params({"w_id": table_id})
-            chat_rows = [chat_raw.params(line) for line in lines] if chat_raw else []
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                raw.fenced_update(db, table_id, epoch, {"host_id": host_id, "version": version})
-                db.execute(raw.delete_seats.sql, gone)
-                if seat_rows:
-                    db.executemany(raw.insert_seat.sql, seat_rows)
-                if chat_rows:
-                    db.executemany(chat_raw.sql, chat_rows)  # type: ignore[union-attr]
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if lines:
             self.chat_writer.stored_elsewhere(len(lines))
         if self.hosted is not None:
@@ -358,19 +341,10 @@ class Repository:
 
     async def set_status(self, table_id: str, status: str, version: int,
                          epoch: int | None = None, **fields: Any) -> None:
-        async def write(conn: AsyncConnection) -> None:
-            await _fenced_update(conn, table_id, epoch, status=status, version=version,
-                                 **fields)
+        def write(conn: Connection) -> None:
+            _fenced_update(conn, table_id, epoch, status=status, version=version, **fields)
 
-        raw = self.table_writer.raw
-        if raw is None:
-            await self.table_writer.write(Write(write))
-        else:
-            values = {"status": status, "version": version, **fields}
-
-            def raw_write(db: sqlite3.Connection) -> None:
-                raw.fenced_update(db, table_id, epoch, values)
-            await self.table_writer.write(Write(write, raw_write))
+        await self.table_writer.write(write)
         if self.hosted is not None and status not in LIVE_STATUSES:
             self.hosted.end(table_id)
 
@@ -460,7 +434,7 @@ class Repository:
 
     async def delete_table(self, table_id: str, epoch: int | None = None) -> None:
         async with self.engine.begin() as conn:
-            await _fenced_update(conn, table_id, epoch, status="deleted")
+            await conn.run_sync(_fenced_update, table_id, epoch, status="deleted")
             await conn.execute(delete(ChatLine).where(ChatLine.table_id == table_id))
             await conn.execute(delete(TableSeat).where(TableSeat.table_id == table_id))
             await conn.execute(delete(ActionRecord).where(ActionRecord.table_id == table_id))
@@ -561,13 +535,13 @@ class Repository:
             s.add_all(actions)
             s.add_all(chat)
 
-async def _fenced_update(conn: AsyncConnection, table_id: str, epoch: int | None,
-                         **values: Any) -> None:
+def _fenced_update(conn: Connection, table_id: str, epoch: int | None,
+                   **values: Any) -> None:
     """Update a table's row, refused (:class:`StaleOwner`) if another process has taken the
     table over since ``epoch`` (None: no fence, for callers outside an owning actor)."""
     statement = update(GameTable).where(GameTable.id == table_id)
     if epoch is not None:
         statement = statement.where(GameTable.owner_epoch == epoch)
-    result = await conn.execute(statement.values(**values))
+    result = conn.execute(statement.values(**values))
     if epoch is not None and result.rowcount != 1:
         raise StaleOwner(f"table {table_id} is owned by another process now")

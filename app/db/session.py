@@ -17,7 +17,7 @@ def make_engine(url: str) -> AsyncEngine:
         # a connection handed back to the pool is rolled back only if a transaction is
         # open on it (the ``reset`` below): SQLAlchemy's default rolls back every time, one
         # more trip to aiosqlite's thread per use, while every transaction it began is
-        # committed or rolled back already, and so is every one app/db/batching.py runs
+        # committed or rolled back already
         engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=1,
                                      max_overflow=0, pool_timeout=60,
                                      pool_reset_on_return=None)
@@ -42,11 +42,12 @@ def make_engine(url: str) -> AsyncEngine:
 
 
 def in_transaction(dbapi_conn: Any) -> bool:
-    """Whether a transaction is open on SQLAlchemy's aiosqlite connection (read from the
-    ``sqlite3`` connection's own flag: no trip to its thread). Unknown: True."""
+    """Whether a transaction is open on SQLAlchemy's aiosqlite connection (aiosqlite's own
+    ``in_transaction``: the ``sqlite3`` connection's flag, no trip to its thread). Unknown:
+    True."""
     driver = getattr(dbapi_conn, "driver_connection", None)
     try:
-        return bool(driver._conn.in_transaction)  # type: ignore[union-attr]
+        return bool(driver.in_transaction)  # type: ignore[union-attr]
     except Exception:  # noqa: BLE001 - closed, or not aiosqlite: roll back to be sure
         return True
 

@@ -12,48 +12,34 @@ sequence number is already taken, does not follow the table's version, or comes 
 owner whose epoch is not the table's (another process has taken the table over since): that
 is the fence against two owners of one table.
 
-On PostgreSQL a batch is one statement through asyncpg (``_commit_pg``). On SQLite (the
-default deployment) it is the same Core statements as elsewhere (``_commit_core``), run on
-the raw ``sqlite3`` connection as one function in aiosqlite's thread (``_commit_raw``): the
-inserts, the fence and the commit in one hop there and back, without a greenlet when the
-pool's connection is free (app/db/batching.py ``run_in_thread``), instead of SQLAlchemy's
-several hops per statement.
+Built with SQLAlchemy Core, one statement form per database: on PostgreSQL the whole batch
+is one statement (``_PG_APPEND``: arrays bound as parameters, the fence inside it), one
+round trip; elsewhere (SQLite) the batch's actions in one executemany and each table's
+fenced update, in one transaction of the pool's connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-import orjson
-from sqlalchemy import Table, and_, bindparam, insert, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Table, and_, bindparam, insert, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.batching import (
-    BatchWriter,
-    RawInsert,
-    RawStatement,
-    one_hop,
-    run_in_thread,
-    transaction,
-)
+from app.db.batching import BatchWriter
 from app.db.models import ActionRecord, GameTable
-
-try:  # PostgreSQL's driver; absent where only SQLite is used
-    import asyncpg
-except ImportError:  # pragma: no cover
-    asyncpg = None
 
 log = logging.getLogger(__name__)
 
 ACTIONS = cast(Table, ActionRecord.__table__)
 TABLES = cast(Table, GameTable.__table__)
 
+_INSERT = insert(ACTIONS)
 # the plain progress of a table; a finishing one also sets its result
 _ADVANCE = (update(TABLES)
             .where(and_(TABLES.c.id == bindparam("b_id"),
@@ -68,62 +54,68 @@ _FINISH = (update(TABLES)
                    outcome=bindparam("b_outcome"), finished_at=bindparam("b_at")))
 
 
-# The batch in one statement (PostgreSQL). ``u`` moves each table of the batch from the version
-# its oldest action follows to its newest, only where the owner epoch is still the writer's
-# (finishing tables also take their result); ``i`` inserts the actions (the log's primary key
-# refuses a taken sequence number: the whole statement fails). The final SELECT divides by
-# "every table was fenced through": when one was not, it raises division_by_zero and the
-# statement, a transaction of its own, leaves nothing behind. The divisor reads ``u``, so it
-# cannot be folded at planning time. All CTEs see one snapshot and run to completion.
-_PG_APPEND = """
-WITH u AS (
-  UPDATE tables AS t
-     SET version = b.version,
-         status = CASE WHEN b.finish THEN 'finished' ELSE t.status END,
-         outcome = CASE WHEN b.finish THEN b.outcome::json ELSE t.outcome END,
-         finished_at = CASE WHEN b.finish THEN b.at ELSE t.finished_at END
-    FROM unnest($1::varchar[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[],
-                $7::timestamptz[]) AS b(id, prev, version, epoch, finish, outcome, at)
-   WHERE t.id = b.id AND t.version = b.prev AND t.owner_epoch = b.epoch
-  RETURNING 1
-), i AS (
-  INSERT INTO actions (table_id, seq, seat, action, source, created_at)
-  SELECT a.table_id, a.seq, a.seat, a.action::json, a.source, a.created_at
-    FROM unnest($8::varchar[], $9::int[], $10::int[], $11::text[], $12::varchar[],
-                $13::timestamptz[]) AS a(table_id, seq, seat, action, source, created_at)
-  RETURNING 1
-)
-SELECT 1 / ((SELECT count(*) FROM u) = $14)::int, (SELECT count(*) FROM i)
-"""
+def _pg_append() -> Any:
+    """The batch as one statement (PostgreSQL), built with SQLAlchemy Core from arrays bound
+    as parameters (one compiled form for every batch size): ``u`` moves each table of the
+    batch from the version its oldest action follows to its newest, only where the owner
+    epoch is still the writer's (finishing tables also take their result); ``i`` inserts the
+    actions (the log's primary key refuses a taken sequence number: the whole statement
+    fails). The outer SELECT divides by "every table was fenced through": when one was not,
+    it raises division_by_zero and the statement, a transaction of its own, leaves nothing
+    behind. All of it sees one snapshot and runs to completion."""
+    from sqlalchemy import (
+        JSON,
+        Boolean,
+        Integer,
+        String,
+        Text,
+        case,
+        cast,
+        column,
+        func,
+        literal,
+        select,
+    )
+    from sqlalchemy.dialects.postgresql import ARRAY
+
+    def array(name: str, item: Any) -> Any:
+        return bindparam(name, type_=ARRAY(item))
+
+    at_type = TABLES.c.finished_at.type
+    b = func.unnest(
+        array("t_id", String), array("t_prev", Integer), array("t_version", Integer),
+        array("t_epoch", Integer), array("t_finish", Boolean), array("t_outcome", Text),
+        array("t_at", at_type),
+    ).table_valued(column("id", String), column("prev", Integer), column("version", Integer),
+                   column("epoch", Integer), column("finish", Boolean),
+                   column("outcome", Text), column("at", at_type), name="b").render_derived()
+    u = (update(TABLES)
+         .where(TABLES.c.id == b.c.id, TABLES.c.version == b.c.prev,
+                TABLES.c.owner_epoch == b.c.epoch)
+         .values(version=b.c.version,
+                 status=case((b.c.finish, literal("finished")), else_=TABLES.c.status),
+                 outcome=case((b.c.finish, cast(b.c.outcome, JSON)), else_=TABLES.c.outcome),
+                 finished_at=case((b.c.finish, b.c.at), else_=TABLES.c.finished_at))
+         .returning(TABLES.c.id)
+         .cte("u"))
+    a = func.unnest(
+        array("a_table", String), array("a_seq", Integer), array("a_seat", Integer),
+        array("a_action", Text), array("a_source", String), array("a_at", at_type),
+    ).table_valued(column("table_id", String), column("seq", Integer), column("seat", Integer),
+                   column("action", Text), column("source", String), column("at", at_type),
+                   name="a").render_derived()
+    i = (insert(ACTIONS)
+         .from_select(["table_id", "seq", "seat", "action", "source", "created_at"],
+                      select(a.c.table_id, a.c.seq, a.c.seat, cast(a.c.action, JSON),
+                             a.c.source, a.c.at))
+         .returning(ACTIONS.c.seq)
+         .cte("i"))
+    fenced = select(func.count()).select_from(u).scalar_subquery() == bindparam("n", type_=Integer)
+    return select(literal(1, Integer) / cast(fenced, Integer),
+                  select(func.count()).select_from(i).scalar_subquery())
 
 
-# The same for a batch of one action (a quiet server's every commit: actions arriving one by
-# one each pay their own): plain parameters, no arrays to encode and unnest.
-_PG_APPEND_ONE = """
-WITH u AS (
-  UPDATE tables AS t
-     SET version = $3,
-         status = CASE WHEN $5 THEN 'finished' ELSE t.status END,
-         outcome = CASE WHEN $5 THEN $6::json ELSE t.outcome END,
-         finished_at = CASE WHEN $5 THEN $7 ELSE t.finished_at END
-   WHERE t.id = $1 AND t.version = $2 AND t.owner_epoch = $4
-  RETURNING 1
-), i AS (
-  INSERT INTO actions (table_id, seq, seat, action, source, created_at)
-  VALUES ($1, $3, $8, $9::json, $10, $7)
-  RETURNING 1
-)
-SELECT 1 / ((SELECT count(*) FROM u) = 1)::int, (SELECT count(*) FROM i)
-"""
-
-
-def _json(value: Any) -> str:
-    """JSON text as the JSON columns hold it (keys that are not strings become strings, as
-    SQLAlchemy's ``json.dumps`` would make them)."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+_PG_APPEND = _pg_append()
 
 
 class StaleOwner(Exception):
@@ -132,43 +124,6 @@ class StaleOwner(Exception):
 
 
 _FENCE_REFUSED = "a table's version or owner epoch is not the one this write follows"
-
-
-class RawActions:
-    """The writer's statements compiled for SQLite (app/db/batching.py): a batch then runs
-    as one function of the raw ``sqlite3`` connection, in one hop to the database's thread,
-    storing exactly what ``_commit_core``'s SQLAlchemy statements store."""
-
-    def __init__(self, dialect: Any) -> None:
-        self.insert = RawInsert(ACTIONS, dialect)
-        self.advance = RawStatement(_ADVANCE, dialect)
-        self.finish = RawStatement(_FINISH, dialect)
-        # _FINISH's literal status is a parameter of its own in the compiled statement
-        self.finished = _FINISH.compile(dialect=dialect).binds["status"].value
-
-    def rows(self, batch: list[PendingAction]) -> list[tuple[Any, ...]]:
-        params = self.insert.params
-        return [params({"table_id": i.table_id, "seq": i.seq, "seat": i.seat,
-                        "action": i.action, "source": i.source, "created_at": i.at})
-                for i in batch]
-
-    def fences(self, batch: list[PendingAction]
-               ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], int]:
-        """The advance and finish parameters (one per table: the newest version it reached
-        in the batch, from the version its oldest action follows) and how many tables."""
-        newest, oldest = _spans(batch)
-        advance, finish = [], []
-        for tid, item in newest.items():
-            if item.outcome is None:
-                advance.append(self.advance.params(
-                    {"b_id": tid, "b_version": item.seq, "b_prev": oldest[tid] - 1,
-                     "b_epoch": item.epoch}))
-            else:
-                finish.append(self.finish.params(
-                    {"status": self.finished, "b_id": tid, "b_version": item.seq,
-                     "b_prev": oldest[tid] - 1, "b_epoch": item.epoch,
-                     "b_outcome": item.outcome, "b_at": item.at}))
-        return advance, finish, len(newest)
 
 
 @dataclass
@@ -193,22 +148,30 @@ class GroupWriter(BatchWriter[PendingAction]):
         # figures for /metrics: batches committed and actions in them
         self.batches = 0
         self.actions = 0
-        self._postgres = engine.dialect.name == "postgresql" and asyncpg is not None and \
-            engine.dialect.driver == "asyncpg"
-        # SQLite: the statements a batch runs in one hop to the database's thread
-        self.raw = RawActions(engine.dialect) if one_hop(engine) else None
-        # PostgreSQL: the pool connection this writer holds (and its asyncpg connection)
+        # PostgreSQL: a batch is one statement (``_PG_APPEND``) on a connection the writer
+        # keeps from batch to batch (no pool check-out, liveness ping and reset per commit).
+        # SQLite has one connection for everyone, taken and given back each time.
+        self._keeps_connection = engine.dialect.name == "postgresql"
         self._held: AsyncConnection | None = None
-        self._driver: Any = None
 
     async def close(self) -> None:
         await super().close()
-        held, self._held, self._driver = self._held, None, None
+        held, self._held = self._held, None
         if held is not None:
             try:
                 await held.close()
             except Exception:  # noqa: BLE001 - a broken connection is dropped by the pool
                 log.debug("the writer's connection did not close cleanly", exc_info=True)
+
+    async def _held_connection(self) -> AsyncConnection:
+        """The writer's own PostgreSQL connection, in autocommit: each append is one
+        statement, a transaction of its own."""
+        held = self._held
+        if held is None or held.closed or held.invalidated:
+            held = await self.engine.connect()
+            await held.execution_options(isolation_level="AUTOCOMMIT")
+            self._held = held
+        return held
 
     async def append(self, item: PendingAction) -> None:
         """Queue one action and return once it is durable (or raise why it is not)."""
@@ -233,98 +196,50 @@ class GroupWriter(BatchWriter[PendingAction]):
         self._release(batch)
 
     async def _commit(self, batch: list[PendingAction]) -> None:
-        if self._postgres:
-            await self._commit_pg(batch)
-        elif self.raw is not None:
-            await self._commit_raw(batch)
+        """The batch in one transaction: its actions inserted (the log's primary key refuses
+        a taken sequence number) and each table moved to its newest version, fenced; durable
+        when this returns, or nothing of it stored."""
+        if self._keeps_connection:
+            await self._commit_one_statement(batch)
         else:
-            await self._commit_core(batch)
+            await self._commit_statements(batch)
         self.batches += 1
         self.actions += len(batch)
 
-    async def _connection(self) -> Any:
-        if self._driver is None or self._driver.is_closed():
-            if self._held is not None:
-                held, self._held, self._driver = self._held, None, None
-                try:
-                    await held.invalidate()
-                except Exception:  # noqa: BLE001
-                    log.debug("dropping the writer's broken connection", exc_info=True)
-            self._held = await self.engine.connect()
-            raw = await self._held.get_raw_connection()
-            self._driver = raw.driver_connection
-        return self._driver
-
-    async def _commit_pg(self, batch: list[PendingAction]) -> None:
-        if len(batch) == 1:
-            one = batch[0]
-            await self._fetch_pg(
-                _PG_APPEND_ONE, one.table_id, one.seq - 1, one.seq, one.epoch,
-                one.outcome is not None, None if one.outcome is None else _json(one.outcome),
-                one.at, one.seat, _json(one.action), one.source)
-            return
+    async def _commit_one_statement(self, batch: list[PendingAction]) -> None:
+        """PostgreSQL: ``_PG_APPEND``, one round trip on the writer's own connection."""
         newest, oldest = _spans(batch)
         tables = list(newest.values())
-        await self._fetch_pg(
-            _PG_APPEND,
-            [i.table_id for i in tables], [oldest[i.table_id] - 1 for i in tables],
-            [i.seq for i in tables], [i.epoch for i in tables],
-            [i.outcome is not None for i in tables],
-            [None if i.outcome is None else _json(i.outcome) for i in tables],
-            [i.at for i in tables],
-            [i.table_id for i in batch], [i.seq for i in batch], [i.seat for i in batch],
-            [_json(i.action) for i in batch], [i.source for i in batch],
-            [i.at for i in batch],
-            len(tables))
-
-    async def _fetch_pg(self, statement: str, *args: Any) -> None:
-        """Run one of the append statements (a transaction of its own); a refused fence or
-        a taken sequence number is ``StaleOwner``."""
-        conn = await self._connection()
+        params = {
+            "t_id": [i.table_id for i in tables],
+            "t_prev": [oldest[i.table_id] - 1 for i in tables],
+            "t_version": [i.seq for i in tables], "t_epoch": [i.epoch for i in tables],
+            "t_finish": [i.outcome is not None for i in tables],
+            "t_outcome": [None if i.outcome is None else _json(i.outcome) for i in tables],
+            "t_at": [i.at for i in tables],
+            "a_table": [i.table_id for i in batch], "a_seq": [i.seq for i in batch],
+            "a_seat": [i.seat for i in batch], "a_action": [_json(i.action) for i in batch],
+            "a_source": [i.source for i in batch], "a_at": [i.at for i in batch],
+            "n": len(tables),
+        }
+        held = await self._held_connection()
         try:
-            await conn.fetchrow(statement, *args)
-        except asyncpg.DivisionByZeroError:
-            raise StaleOwner("a table's version or owner epoch is not the one this write "
-                             "follows") from None
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise StaleOwner(f"the log refused the write: {exc}") from None
-        except (asyncpg.PostgresError, asyncpg.InterfaceError):
+            await held.execute(_PG_APPEND, params)
+            await held.commit()  # (autocommit: ends SQLAlchemy's own record of it only)
+        except DBAPIError as exc:
+            if exc.connection_invalidated or held.invalidated:
+                self._held = None  # broken: a fresh one next time
+            if getattr(exc.orig, "sqlstate", None) == "22012":  # the fence's division
+                raise StaleOwner(_FENCE_REFUSED) from None
             raise
-        except Exception:
-            # the connection itself failed (closed, reset): take a fresh one next time
-            if self._driver is not None and not self._driver.is_closed():
-                self._driver.terminate()
+        except BaseException:
+            if held.invalidated:
+                self._held = None
             raise
 
-    async def _commit_raw(self, batch: list[PendingAction]) -> None:
-        """SQLite: ``_commit_core``'s statements on the raw connection, the inserts, the
-        fence and the commit in one hop to the database's thread (app/db/batching.py
-        ``run_in_thread``: no greenlet when the connection is free). A taken sequence number
-        is SQLAlchemy's ``IntegrityError``, a refused fence ``StaleOwner``, as there; either
-        rolls the whole batch back."""
-        raw = self.raw
-        assert raw is not None
-        rows = raw.rows(batch)
-        advance, finish, tables = raw.fences(batch)
-        insert_sql, advance_sql, finish_sql = raw.insert.sql, raw.advance.sql, raw.finish.sql
-
-        def work(db: sqlite3.Connection) -> None:
-            if len(rows) == 1:
-                db.execute(insert_sql, rows[0])
-            else:
-                db.executemany(insert_sql, rows)
-            changed = 0
-            for sql, params in ((advance_sql, advance), (finish_sql, finish)):
-                if len(params) == 1:
-                    changed += db.execute(sql, params[0]).rowcount
-                elif params:
-                    changed += db.executemany(sql, params).rowcount
-            if changed != tables:
-                raise StaleOwner(_FENCE_REFUSED)
-
-        await run_in_thread(self.engine, lambda db: transaction(db, work))
-
-    async def _commit_core(self, batch: list[PendingAction]) -> None:
+    async def _commit_statements(self, batch: list[PendingAction]) -> None:
+        """SQLite (and any other database): the inserts and each table's fenced update, in
+        one transaction of the pool's connection."""
         rows = [{"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
                  "source": i.source, "created_at": i.at} for i in batch]
         # one update per table: the newest version it reached in this batch
@@ -335,23 +250,27 @@ class GroupWriter(BatchWriter[PendingAction]):
         finish = [{"b_id": i.table_id, "b_version": i.seq, "b_prev": oldest[i.table_id] - 1,
                    "b_epoch": i.epoch, "b_outcome": i.outcome, "b_at": i.at}
                   for i in newest.values() if i.outcome is not None]
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(ACTIONS), rows)
+        tables = len(newest)
+
+        def work(conn: Connection) -> None:
+            # one greenlet for the whole transaction's statements (``run_sync``), not one per
+            # statement; a single action is a plain insert, not an executemany
+            conn.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
             # the fence: every table must have been exactly one version behind this write,
             # and still be held with the owner epoch its actor took it with (the primary key
             # of the log refuses a taken sequence number in any case)
             changed = 0
             for statement, params in ((_ADVANCE, advance), (_FINISH, finish)):
-                if not params:
-                    continue
-                if conn.dialect.supports_sane_multi_rowcount:
-                    changed += (await conn.execute(statement, params)).rowcount
-                else:  # e.g. asyncpg: count row by row, still one transaction
-                    for one in params:
-                        changed += (await conn.execute(statement, one)).rowcount
-            if changed != len(newest):
-                raise StaleOwner("a table's version or owner epoch is not the one this write "
-                                 "follows")
+                if len(params) == 1 or (params and not conn.dialect.supports_sane_multi_rowcount):
+                    for one in params:  # counted one by one where executemany cannot
+                        changed += conn.execute(statement, one).rowcount
+                elif params:
+                    changed += conn.execute(statement, params).rowcount
+            if changed != tables:
+                raise StaleOwner(_FENCE_REFUSED)
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(work)
 
     @staticmethod
     def _release(batch: list[PendingAction]) -> None:
@@ -372,6 +291,12 @@ class GroupWriter(BatchWriter[PendingAction]):
             failure = RuntimeError(f"action {item.seq} was not stored")
             failure.__cause__ = exc  # why: an unavailable database is told apart from a bug
             item.done.set_exception(failure)
+
+
+def _json(value: Any) -> str:
+    """JSON text as the JSON columns hold it (SQLAlchemy's ``json.dumps``: keys that are not
+    strings become strings)."""
+    return json.dumps(value)
 
 
 def _spans(batch: list[PendingAction]) -> tuple[dict[str, PendingAction], dict[str, int]]:

@@ -178,6 +178,39 @@ def test_unknown_table_and_match(base: str) -> None:
         assert r.status_code == 404 and r.json()["code"] == "not_found"
 
 
+def test_the_busiest_routes_answer_and_refuse_as_documented(base: str) -> None:
+    """A table's read, join, delete, and every other method on their paths: the answers
+    and clear errors the API documents (formerly checked of the route copies the lobby's
+    routes had in front of the router, now the routers' own order)."""
+    with httpx.Client(base_url=base, timeout=10) as client:
+        token = client.post("/api/players", json={"name": "Ana"}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        table = client.post("/api/tables", headers=auth,
+                            json={"game": "hanabi", "seats": 2})
+        assert table.status_code == 201
+        tid = table.json()["id"]
+        assert client.get(f"/api/tables/{tid}", headers=auth).json()["id"] == tid
+        # another method on a path: a 405 whose Allow header names the methods the path's
+        # routes answer (those of every router), each once
+        for method, path, allow in (("PUT", f"/api/tables/{tid}", "DELETE, GET"),
+                                    ("GET", f"/api/tables/{tid}/join", "POST"),
+                                    ("PUT", "/api/tables", "GET, POST"),
+                                    ("PUT", "/api/matches/import", "POST"),
+                                    ("PUT", "/api/matches/some-id", "GET"),
+                                    ("PUT", "/openapi.json", "GET, HEAD")):
+            r = client.request(method, path, headers=auth)
+            assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
+            assert r.headers["allow"] == allow, (method, path)
+        # a missing token, a bad body and an unknown table: the usual clear errors
+        assert client.post(f"/api/tables/{tid}/join").json()["code"] == "unauthenticated"
+        r = client.post(f"/api/tables/{tid}/join", headers={**auth, "Content-Type":
+                        "application/json"}, content=b"{")
+        assert r.status_code == 422 and r.json()["code"] == "bad_request"
+        assert client.get("/api/tables/nope", headers=auth).status_code == 404
+        assert client.delete(f"/api/tables/{tid}", headers=auth).status_code == 204
+        assert client.get(f"/api/tables/{tid}", headers=auth).status_code == 404
+
+
 def test_openapi_documents_the_contract(base: str) -> None:
     schema = httpx.get(f"{base}/openapi.json").json()
     paths = schema["paths"]

@@ -1,7 +1,7 @@
 """The REST side of the repository on a real SQLite database: a bearer token's player
 remembered by one process (and forgotten the moment its name changes), new players and
-tables' rows written in shared commits, a fenced write refused alone; on SQLite, a batch
-written in one trip to the database's thread, storing exactly what SQLAlchemy would."""
+tables' rows written in shared commits (on SQLite the chat lines waiting meanwhile with
+them), a fenced write refused alone."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
 from app.db.models import GameTable
@@ -37,12 +37,9 @@ def table(i: int) -> GameTable:
                      version=1, created_at=now())
 
 
-async def repo_with_table(tmp_path, guest: bool = False, one_hop: bool = True) -> Repository:
-    """A repository with the host p0 (and the guest p1) and their table t0; ``one_hop``
-    False: writes go through SQLAlchemy, as on PostgreSQL."""
+async def repo_with_table(tmp_path, guest: bool = False) -> Repository:
+    """A repository with the host p0 (and the guest p1) and their table t0."""
     repo = await make_repo(tmp_path)
-    if not one_hop:
-        repo.table_writer.raw = repo.chat_writer.raw = None
     await repo.create_player("p0", "Host", "tok-0")
     if guest:
         await repo.create_player("p1", "Ana", "tok-1")
@@ -150,40 +147,34 @@ async def test_a_fenced_write_fails_alone_in_a_shared_commit(tmp_path) -> None:
 AT = datetime(2026, 5, 4, 3, 2, 1, 123456, tzinfo=UTC)
 
 
-def count_hops(monkeypatch) -> list[int]:
-    """Every call into aiosqlite's thread, counted."""
-    import aiosqlite
+def count_commits(repo: Repository) -> list[int]:
+    """Every transaction committed on the repository's engine, counted (SQLAlchemy's own
+    ``commit`` event)."""
+    commits = [0]
 
-    hops = [0]
-    real = aiosqlite.Connection._execute
-
-    async def counted(self, fn, *args, **kwargs):  # noqa: ANN001, ANN202
-        hops[0] += 1
-        return await real(self, fn, *args, **kwargs)
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    return hops
+    def counted(_conn: object) -> None:
+        commits[0] += 1
+    event.listen(repo.engine.sync_engine, "commit", counted)
+    return commits
 
 
-async def test_sqlite_writes_share_one_hop_to_the_database_thread(tmp_path, monkeypatch) -> None:
+async def test_sqlite_writes_made_together_share_one_commit(tmp_path) -> None:
     repo = await make_repo(tmp_path)
-    assert repo.player_writer.raw is not None and repo.table_writer.raw is not None
-    assert repo.chat_writer.raw is not None
     await repo.create_player("p0", "Host", "tok-0")
     await asyncio.gather(*(repo.create_table(table(i), host_seat=0) for i in range(20)))
-    hops = count_hops(monkeypatch)
+    commits = count_commits(repo)
     await asyncio.gather(*(repo.create_player(f"q{i}", f"Q{i}", f"tq-{i}") for i in range(20)))
-    assert hops[0] == 1  # twenty players: their inserts and the commit in one trip
-    hops[0] = 0
+    assert commits[0] == 1  # twenty players: their inserts in one transaction
+    commits[0] = 0
     await asyncio.gather(*(repo.save_seats(f"t{i}", ["p0", f"q{i}"], "p0", 2, epoch=0)
                            for i in range(20)))
-    assert hops[0] == 1  # twenty tables' update, delete and insert, and the commit
-    hops[0] = 0
+    assert commits[0] == 1  # twenty tables' update, delete and insert, and the commit
+    commits[0] = 0
     await asyncio.gather(*(repo.queue_chat_line(f"t{i}", 1, at=AT, kind="system", seat=1,
                                                 player_id=None, name="", text=None,
                                                 code="joined", params={"name": f"Q{i}"})
                            for i in range(20)))
-    assert hops[0] == 1
-    monkeypatch.undo()
+    assert commits[0] == 1
     for i in (0, 19):
         row = await repo.table(f"t{i}")
         assert row is not None and row.version == 2
@@ -228,25 +219,18 @@ async def fill(repo: Repository) -> None:
                                name="Ána", text="hola \"😀\"", code=None, params=None)
 
 
-async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) -> None:
-    (tmp_path / "raw").mkdir()
-    (tmp_path / "sa").mkdir()
-    raw = await make_repo(tmp_path / "raw")
-    await fill(raw)
-    await done(raw)
-    orm = await make_repo(tmp_path / "sa")
-    orm.player_writer.raw = orm.table_writer.raw = orm.chat_writer.raw = None  # as PostgreSQL
-    await fill(orm)
-    await done(orm)
-    stored = dump(tmp_path / "raw" / "r.db")
-    assert stored == dump(tmp_path / "sa" / "r.db")
+async def test_a_row_given_as_values_is_stored_as_the_same_row_given_as_an_instance(
+        tmp_path) -> None:
+    repo = await make_repo(tmp_path)
+    await fill(repo)
+    await done(repo)
+    stored = dump(tmp_path / "r.db")
     assert len(stored["players"]) == 2 and len(stored["chat_lines"]) == 2
-    # a row given as a dict is stored as the same row given as an instance
     columns = [c.name for c in GameTable.__table__.columns]  # SELECT *'s order
     t1, t2 = (dict(zip(columns, row, strict=True)) for row in stored["tables"]
               if row[0] in ("t1", "t2"))
     assert {k for k in columns if t1[k] != t2[k]} == {"id", "invite_token"}
-    db = sqlite3.connect(tmp_path / "raw" / "r.db")
+    db = sqlite3.connect(tmp_path / "r.db")
     try:  # a JSON column left out is SQL NULL, not JSON null
         assert db.execute("SELECT outcome IS NULL, position IS NULL FROM tables "
                           "WHERE id = 't1'").fetchone() == (1, 1)
@@ -254,7 +238,7 @@ async def test_the_one_hop_path_stores_exactly_what_sqlalchemy_stores(tmp_path) 
         db.close()
 
 
-async def test_writes_made_in_one_hop_are_there_after_a_restart(tmp_path) -> None:
+async def test_batched_writes_are_there_after_a_restart(tmp_path) -> None:
     repo = await make_repo(tmp_path)
     await fill(repo)
     await repo.create_player("p2", "Cy", "tok-2")
@@ -272,7 +256,7 @@ async def test_writes_made_in_one_hop_are_there_after_a_restart(tmp_path) -> Non
     await done(again)
 
 
-async def test_a_failing_write_in_a_one_hop_batch_fails_alone(tmp_path) -> None:
+async def test_a_failing_write_in_a_batch_fails_alone(tmp_path) -> None:
     repo = await make_repo(tmp_path)
     await repo.create_player("p0", "Host", "tok-0")
     results = await asyncio.gather(
@@ -399,10 +383,9 @@ def joined_row(seq: int, name: str = "Ana"):  # noqa: ANN201
                     text=None, code="joined", params={"name": name})
 
 
-@pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
 async def test_a_seat_writes_own_line_is_stored_by_its_commit_and_survives_a_restart(
-        tmp_path, one_hop: bool) -> None:
-    repo = await repo_with_table(tmp_path, guest=True, one_hop=one_hop)
+        tmp_path) -> None:
+    repo = await repo_with_table(tmp_path, guest=True)
     await asyncio.wait_for(repo.save_seats("t0", ["p0", "p1", None, None], "p0", 2, epoch=0,
                                            chat=[joined_row(1)]), 10)
     # stored when the seat write returns, by its own transaction: no chat commit
@@ -417,9 +400,8 @@ async def test_a_seat_writes_own_line_is_stored_by_its_commit_and_survives_a_res
     await done(again)
 
 
-@pytest.mark.parametrize("one_hop", [True, False], ids=["sqlite-one-hop", "sqlalchemy"])
-async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path, one_hop: bool) -> None:
-    repo = await repo_with_table(tmp_path, guest=True, one_hop=one_hop)
+async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path) -> None:
+    repo = await repo_with_table(tmp_path, guest=True)
     results = await asyncio.gather(
         repo.save_seats("t0", ["p0", "p1"], "p0", 2, epoch=7, chat=[joined_row(1)]),  # fenced
         repo.save_seats("t0", ["p0", "nobody"], "p0", 2, epoch=0,  # no such player
@@ -436,52 +418,16 @@ async def test_a_refused_seat_write_stores_none_of_its_lines(tmp_path, one_hop: 
     await done(repo)
 
 
-# ------------------------------------- SQLite: the hop without a greenlet, and when it needs one
+# ------------------------------------- SQLite's one connection: waited for, and connected again
 
-def count_greenlets(monkeypatch) -> list[int]:
-    """Every greenlet ``run_in_thread`` spawns, counted."""
-    from app.db import batching
-
-    spawned = [0]
-    real = batching.greenlet_spawn
-
-    async def counted(fn, *args, **kwargs):  # noqa: ANN001, ANN202
-        spawned[0] += 1
-        return await real(fn, *args, **kwargs)
-    monkeypatch.setattr(batching, "greenlet_spawn", counted)
-    return spawned
-
-
-def driver_of(repo: Repository) -> object:
-    """The aiosqlite connection the pool holds now (a new one after a reconnect)."""
-    record = next(iter(repo.engine.sync_engine.pool._pool._queue._queue))  # (free: in the queue)
-    return record.dbapi_connection.driver_connection
-
-
-async def test_a_write_on_the_free_connection_spawns_no_greenlet(tmp_path, monkeypatch) -> None:
-    repo = await repo_with_table(tmp_path, guest=True)
-    spawned = count_greenlets(monkeypatch)
-    await repo.create_player("p2", "Bea", "tok-2")
-    await repo.save_seats("t0", ["p0", "p1"], "p0", 2, epoch=0, chat=[joined_row(1)])
-    assert spawned[0] == 0
-    assert repo.engine.sync_engine.pool.checkedout() == 0
-    row = await repo.table("t0")
-    assert row is not None and [s.player_id for s in row.seats] == ["p0", "p1"]
-    assert (await repo.player_by_token("tok-2")).name == "Bea"
-    await done(repo)
-
-
-async def test_a_write_waits_in_a_greenlet_while_the_connection_is_held(tmp_path,
-                                                                         monkeypatch) -> None:
+async def test_a_write_waits_while_the_connection_is_held(tmp_path) -> None:
     repo = await make_repo(tmp_path)
     await repo.create_player("p0", "Host", "tok-0")
-    spawned = count_greenlets(monkeypatch)
     async with repo.engine.connect() as conn:  # a session's reads hold the only connection
         await conn.execute(text("SELECT 1"))
         pending = asyncio.ensure_future(repo.create_player("p1", "Ana", "tok-1"))
         await asyncio.sleep(0.1)
         assert not pending.done()  # waiting for the connection, not beside it
-        assert spawned[0] == 1
     assert (await pending).name == "Ana"
     assert repo.engine.sync_engine.pool.checkedout() == 0
     stored = await repo.players_by_id(["p0", "p1"])
@@ -489,74 +435,13 @@ async def test_a_write_waits_in_a_greenlet_while_the_connection_is_held(tmp_path
     await done(repo)
 
 
-async def test_a_write_after_the_connection_was_invalidated_connects_again(tmp_path,
-                                                                          monkeypatch) -> None:
+async def test_a_write_after_the_connection_was_invalidated_connects_again(tmp_path) -> None:
     repo = await make_repo(tmp_path)
     await repo.create_player("p0", "Host", "tok-0")
-    first = driver_of(repo)
     async with repo.engine.connect() as conn:
         await conn.invalidate()  # as after a disconnect: the pool must connect anew
-    spawned = count_greenlets(monkeypatch)
     await repo.create_player("p1", "Ana", "tok-1")
-    assert spawned[0] == 1  # the connect needs I/O: in a greenlet
-    second = driver_of(repo)
-    assert second is not first
     await repo.create_player("p2", "Bea", "tok-2")
-    assert spawned[0] == 1 and driver_of(repo) is second  # and then without one again
     stored = await repo.players_by_id(["p0", "p1", "p2"])
     assert sorted(stored) == ["p0", "p1", "p2"]
-    await done(repo)
-
-
-async def test_a_cancelled_write_gives_the_connection_back_whole(tmp_path) -> None:
-    import threading
-
-    from app.db.batching import run_in_thread, transaction
-
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-    driver = driver_of(repo)
-    inside, release = threading.Event(), threading.Event()
-
-    def slow(db: sqlite3.Connection) -> None:
-        db.execute("UPDATE players SET name = 'Slow' WHERE id = 'p0'")
-        inside.set()
-        release.wait(5)  # the caller is cancelled meanwhile, the transaction open
-
-    task = asyncio.ensure_future(run_in_thread(repo.engine, lambda db: transaction(db, slow)))
-    await asyncio.to_thread(inside.wait, 5)
-    task.cancel()
-    await asyncio.sleep(0.05)
-    assert not task.done()  # the open transaction is rolled back before it is given back
-    assert repo.engine.sync_engine.pool.checkedout() == 1
-    release.set()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert repo.engine.sync_engine.pool.checkedout() == 0
-    assert driver_of(repo) is driver  # the same connection, not invalidated by a failed reset
-    await repo.create_player("p1", "Ana", "tok-1")
-    stored = await repo.players_by_id(["p0", "p1"])
-    assert {k: p.name for k, p in stored.items()} == {"p0": "Slow", "p1": "Ana"}
-    await done(repo)
-
-
-async def test_a_refused_statement_is_sqlalchemys_error_on_both_paths(tmp_path) -> None:
-    from app.db.batching import run_in_thread
-
-    repo = await make_repo(tmp_path)
-    await repo.create_player("p0", "Host", "tok-0")
-
-    def twin(db: sqlite3.Connection) -> None:
-        db.execute("INSERT INTO players (id, name, token_hash, created_at, bot) "
-                   "VALUES ('p0', 'Twin', 'h', '2026-01-01 00:00:00', 0)")
-
-    with pytest.raises(IntegrityError):  # the free connection
-        await run_in_thread(repo.engine, twin)
-    async with repo.engine.connect() as conn:
-        await conn.execute(text("SELECT 1"))
-        held = asyncio.ensure_future(run_in_thread(repo.engine, twin))
-        await asyncio.sleep(0.05)
-    with pytest.raises(IntegrityError):  # the one it waited for
-        await held
-    assert repo.engine.sync_engine.pool.checkedout() == 0
     await done(repo)

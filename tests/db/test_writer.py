@@ -124,3 +124,27 @@ async def test_actions_stored_one_at_a_time_are_fenced_alike(database_url) -> No
     assert (await repo.table("t1")).version == 4
     await repo.close()
     await repo.sessions.kw["bind"].dispose()
+
+
+async def test_the_writer_connects_again_after_its_connection_is_cut(database_url) -> None:
+    """PostgreSQL gives the writer a connection of its own, kept between commits: when the
+    server cuts it, the next append fails with a storage error (nothing stored, nobody told
+    otherwise) and the one after lands on a fresh connection. SQLite takes the pool's."""
+    from sqlalchemy import text
+
+    repo = await make_repo(database_url, 1)
+    await repo.append_action("t0", 4, 0, {"type": "a"}, "player", None)
+    if database_url.startswith("postgresql"):
+        async with repo.engine.connect() as other:  # the writer's backend, ended
+            await other.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                "datname = current_database() AND pid <> pg_backend_pid()"))
+            await other.commit()
+        with pytest.raises(RuntimeError, match="was not stored"):
+            await repo.append_action("t0", 5, 0, {"type": "lost"}, "player", None)
+    await repo.append_action("t0", 5, 1, {"type": "b"}, "player", None)
+    assert [(a.seq, a.action) for a in await repo.actions("t0")] == [
+        (4, {"type": "a"}), (5, {"type": "b"})]
+    assert (await repo.table("t0")).version == 5
+    await repo.close()
+    await repo.sessions.kw["bind"].dispose()

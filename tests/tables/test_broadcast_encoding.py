@@ -141,21 +141,11 @@ async def _whole_game(game: str, options: dict[str, object], monkeypatch: pytest
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_broadcast_of_a_whole_game_is_each_message_encoded_whole(
         game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Hanabi's go through its view_json, the others' through BroadcastEncoder: both must
-    # give each connection exactly its own message, seats, spectator and screen alike
-    engine = type(ENGINES[game])
-    encoded: list[int | None] = []
-    if hasattr(engine, "view_json"):
-        view_json = engine.view_json
-
-        def counted(self: Any, state: Any, seat: int | None, reveal: bool = False) -> bytes:
-            encoded.append(seat)
-            return view_json(self, state, seat, reveal)  # type: ignore[no-any-return]
-
-        monkeypatch.setattr(engine, "view_json", counted)
+    # every game's go through the shell's BroadcastEncoder (no engine encodes its views):
+    # each connection gets exactly its own message, seats, spectator and screen alike
+    assert not hasattr(ENGINES[game], "view_json")
     checked = asyncio.run(_whole_game(game, {}, monkeypatch))
     assert checked > 0
-    assert bool(encoded) == hasattr(engine, "view_json")
 
 
 @pytest.mark.parametrize("game", sorted(g for g, e in ENGINES.items()
@@ -172,7 +162,7 @@ def _hanabi_states(options: dict[str, object], seats: int, seed: int) -> list[An
     state = engine.setup(seats, options, seed)
     states = [state]
     while not state.over:
-        engine.view_json(state, None)  # viewed as it is played: the next state starts from it
+        engine.view(state, None)  # viewed as it is played: the next state starts from it
         legal = engine.legal_actions(state, state.turn)
         calm = [a for a in legal if a["type"] != "play"] or legal
         state, _events = engine.apply(state, state.turn, rng.choice(calm))
@@ -182,45 +172,29 @@ def _hanabi_states(options: dict[str, object], seats: int, seed: int) -> list[An
 
 @pytest.mark.parametrize(("options", "seats"), [
     ({}, 4), ({}, 2), ({"multicolor": True}, 5), ({"fuses": 1, "clue_tokens": 10}, 3)])
-def test_hanabi_view_json_is_the_view_encoded_for_every_reader_of_every_state(
+def test_hanabis_shared_view_parts_are_the_view_built_afresh_for_every_reader(
         options: dict[str, object], seats: int) -> None:
+    """Hanabi builds the parts its seats see alike once per state and carries unchanged
+    hands over from the state it was copied from: every reader's view of every state is
+    the one a state rebuilt from its record gives."""
     engine = ENGINES["hanabi"]
     for seed in range(3):
         for state in _hanabi_states(options, seats, seed):
-            # the same state rebuilt from its record: every view made from scratch
             fresh = engine.load(orjson.loads(orjson.dumps(engine.dump(state))))
             for seat in [None, *range(seats)]:
-                expected = orjson.dumps(engine.view(fresh, seat))
-                assert orjson.dumps(engine.view(state, seat)) == expected
-                assert engine.view_json(state, seat) == expected
-            assert engine.view_json(state, None, True) == orjson.dumps(engine.view_all(fresh))
+                assert orjson.dumps(engine.view(state, seat)) == orjson.dumps(
+                    engine.view(fresh, seat))
+            assert orjson.dumps(engine.view_all(state)) == orjson.dumps(
+                engine.view_all(fresh))
 
 
-def test_hanabi_view_json_never_shows_a_seat_its_own_cards() -> None:
+def test_hanabis_view_never_shows_a_seat_its_own_cards() -> None:
     engine = ENGINES["hanabi"]
     state = _hanabi_states({}, 4, 1)[10]
     for seat in range(4):
-        hands = orjson.loads(engine.view_json(state, seat))["hands"]
+        hands = engine.view(state, seat)["hands"]
         assert all("rank" not in card and "color" not in card for card in hands[seat])
         assert all("rank" in card for owner, hand in enumerate(hands) if owner != seat
                    for card in hand)
-    spectator = orjson.loads(engine.view_json(state, None))["hands"]
+    spectator = engine.view(state, None)["hands"]
     assert all("rank" not in card for hand in spectator for card in hand)
-
-
-def test_hanabi_view_json_encodes_a_log_that_is_not_the_one_it_was_copied_from() -> None:
-    # the log's JSON is carried from the state a copy was made from only while that log's
-    # very entries start this one: a log replaced (or rewritten) is encoded afresh
-    engine = ENGINES["hanabi"]
-    state = _hanabi_states({}, 3, 1)[12]
-    engine.view_json(state, None)
-    for change in ("shorter", "rewritten", "grown"):
-        copy = state.clone()
-        if change == "shorter":
-            copy.log = copy.log[:-3]
-        elif change == "rewritten":
-            copy.log = [{**entry, "note": 1} for entry in copy.log]
-        else:
-            copy.log.append({"type": "note", "seat": 0})
-        for seat in (None, 0, 1, 2):
-            assert engine.view_json(copy, seat) == orjson.dumps(engine.view(copy, seat))

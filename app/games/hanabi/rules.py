@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import orjson
-
 from app.games.base import (
     JSON,
     Action,
@@ -144,9 +142,6 @@ class HanabiState:
         discard = self.__dict__.get("_discard")
         if discard is not None:  # the discard pile only grows: its faces so far, the same
             s.__dict__["_discard_before"] = discard
-        log = self.__dict__.get("_log")
-        if log is not None:  # the log only grows too: its JSON so far (``view_json``)
-            s.__dict__["_log_before"] = log
         return s
 
     @property
@@ -410,37 +405,6 @@ class HanabiEngine(BaseEngine):
         host allows it). Never sent to a seat."""
         return self._view(state, None, reveal=True)
 
-    def view_json(self, state: HanabiState, seat: int | None, reveal: bool = False) -> bytes:
-        """``view(state, seat)`` (``reveal``: ``view_all(state)``) as JSON, the very bytes
-        ``orjson.dumps`` gives for it, without building the seat's view: the parts every
-        seat sees alike (all but ``me`` and ``hands``) and each hand as its owner and as the
-        others see it are encoded once per state, and a seat's text joins the hand each
-        owner shows that seat (the same choice ``_view`` makes, from the same lists)."""
-        texts = state.__dict__.get("_texts")
-        if texts is None:
-            whole = self._view(state, None, reveal=False)  # (the parts are seat-independent)
-            keys = list(whole)
-            me, hands = keys.index("me"), keys.index("hands")
-            hand_texts = []
-            for _cards, backs, faces, known in state.__dict__["_hands"]:
-                if not known:  # a hand's JSON: once for as long as it holds the same cards
-                    known += (_dumps(backs), _dumps(faces))
-                hand_texts.append(known)
-            # the log is the last member and grows all game: its JSON is the JSON of the
-            # state this one was copied from (the same entries) and the entries since
-            assert keys[-1] == "log"
-            texts = state.__dict__["_texts"] = (
-                _dumps({k: whole[k] for k in keys[:me]})[1:-1],
-                _dumps({k: whole[k] for k in keys[me + 1:hands]})[1:-1],
-                b"".join((memoryview(_dumps({k: whole[k] for k in keys[hands + 1:-1]}))[1:-1],
-                          b',"log":', _log_json(state))),
-                hand_texts)
-        head, middle, tail, hand_texts = texts
-        shown = [faces if state.over or reveal or (seat is not None and owner != seat)
-                 else backs for owner, (backs, faces) in enumerate(hand_texts)]
-        return b"".join((b"{", head, b',"me":', b"null" if seat is None else b"%d" % seat,
-                         b",", middle, b',"hands":[', b",".join(shown), b"],", tail, b"}"))
-
     def current_scores(self, state: HanabiState) -> list[int]:
         return [state.score()] * state.seats
 
@@ -449,9 +413,9 @@ class HanabiEngine(BaseEngine):
         # each hand as its owner (and a spectator) sees it, and as everyone else does: built
         # once per state and shared by every seat's view (a state is never changed after
         # apply returns it, so the memo stays true; views are read-only)
-        # (each: the hand's cards, as its owner sees them, as the others do, and a slot for
-        # their JSON, ``view_json``); a hand still holding the very cards of the state this
-        # one was copied from is shown as that state showed it (a move changes one hand)
+        # (each: the hand's cards, as its owner sees them, as the others do); a hand still
+        # holding the very cards of the state this one was copied from is shown as that
+        # state showed it (a move changes one hand)
         variants = state.__dict__.get("_hands")
         if variants is None:
             before = state.__dict__.pop("_hands_before", None) or ()
@@ -467,12 +431,12 @@ class HanabiEngine(BaseEngine):
                 backs = [{"id": card.id, "knowledge": card.knowledge(colors)} for card in hand]
                 faces = [{**item, "color": card.color, "rank": card.rank}
                          for item, card in zip(backs, hand, strict=True)]
-                variants.append((tuple(hand), backs, faces, []))
+                variants.append((tuple(hand), backs, faces))
             state.__dict__["_hands"] = variants
         # once the game is over nothing is secret: everyone sees every hand (and a replay, or
         # a spectator the host lets see everything, sees them all: ``reveal``)
         hands = [faces if state.over or reveal or (seat is not None and owner != seat) else backs
-                 for owner, (_cards, backs, faces, _texts) in enumerate(variants)]
+                 for owner, (_cards, backs, faces) in enumerate(variants)]
         public = state.__dict__.get("_public")
         if public is None:  # the same for every seat, so built once per state too
             cards = state.discard
@@ -593,36 +557,6 @@ ENGINE = HanabiEngine()
 
 
 _COPIES: dict[tuple[str, ...], JSON] = {}
-
-
-def _dumps(value: Any) -> bytes:
-    """JSON bytes as the platform encodes a message (orjson; keys that are not strings
-    made strings only when some are)."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-def _log_json(state: HanabiState) -> bytes:
-    """``_dumps(state.log)``, from the log's JSON of the state this one was copied from when
-    this log still starts with that one's entries (the log only grows: ``apply`` appends,
-    and entries never change once logged; the same first and last entries at the same
-    places tell a log replaced since): only the entries since are encoded. A list's JSON is
-    its items' JSON joined by commas, and an entry alone is encoded as inside the list."""
-    log = state.log
-    before = state.__dict__.pop("_log_before", None)
-    text = None
-    if before is not None:
-        n, first, last, old = before
-        if 0 < n <= len(log) and log[0] is first and log[n - 1] is last:
-            text = old if n == len(log) else b"".join(
-                (memoryview(old)[:-1], b",", b",".join([_dumps(e) for e in log[n:]]), b"]"))
-    if text is None:
-        text = _dumps(log)
-    if log:
-        state.__dict__["_log"] = (len(log), log[0], log[-1], text)
-    return text
 
 
 def _copies(colors: tuple[str, ...]) -> JSON:

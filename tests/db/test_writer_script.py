@@ -1,20 +1,19 @@
-"""The actions' group writer on SQLite: a batch committed in one hop to aiosqlite's thread
-(``_commit_raw``) stores exactly what SQLAlchemy's Core path (``_commit_core``) stores, and
-refuses and fails exactly the same writes, item by item; without a greenlet when the pool's
-connection is free."""
+"""The actions' group writer, one path on every database (SQLAlchemy Core): a random script
+of batches (taken sequence numbers, skipped versions, stale owner epochs, take-overs,
+finishing actions) is stored and refused exactly alike on SQLite and PostgreSQL, item by
+item; and an action waiting for SQLite's one connection lands once it is free."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from app.db.models import GameTable
-from app.db.repository import Repository, now
+from app.db.repository import Repository
 from app.db.session import make_engine, make_sessionmaker, migrate
 from app.db.writer import PendingAction
 
@@ -24,14 +23,9 @@ TABLES = 6
 AT = datetime(2026, 5, 4, 3, 2, 1, 123456, tzinfo=UTC)
 
 
-async def make_repo(path, raw: bool) -> Repository:
-    path.mkdir()
-    url = f"sqlite+aiosqlite:///{path / 'w.db'}"
+async def make_repo(url: str) -> Repository:
     await asyncio.to_thread(migrate, url)
     repo = Repository(make_sessionmaker(make_engine(url)))
-    assert repo.writer.raw is not None  # SQLite through aiosqlite: the one-hop path
-    if not raw:
-        repo.writer.raw = None  # SQLAlchemy Core, as before
     await repo.create_player("p", "Ana", "token")
     for i in range(TABLES):
         await repo.create_table(GameTable(
@@ -46,13 +40,17 @@ async def done(repo: Repository) -> None:
     await repo.engine.dispose()
 
 
-def dump(path) -> dict[str, list[tuple[Any, ...]]]:
-    db = sqlite3.connect(path / "w.db")
-    try:
-        return {name: db.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall()
-                for name in ("tables", "actions")}
-    finally:
-        db.close()
+async def dump(repo: Repository) -> dict[str, list[tuple[Any, ...]]]:
+    """What the database holds of the tables and their logs, read back through the
+    repository (the same types from either database)."""
+    tables, actions = [], []
+    for i in range(TABLES):
+        t = await repo.table(f"t{i}")
+        assert t is not None
+        tables.append((t.id, t.version, t.status, t.outcome, t.finished_at, t.owner_epoch))
+        actions += [(f"t{i}", a.seq, a.seat, a.action, a.source, a.at)
+                    for a in await repo.actions(f"t{i}")]
+    return {"tables": tables, "actions": actions}
 
 
 Spec = tuple[str, int, int, dict[str, Any], str, dict[Any, Any] | None, datetime, int]
@@ -132,68 +130,31 @@ async def play(repo: Repository, steps: list[list[Spec] | tuple[str, str]]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_the_one_hop_writer_stores_and_refuses_exactly_what_sqlalchemy_does(
-        tmp_path, seed: int) -> None:
+async def test_the_writer_stores_and_refuses_alike_on_sqlite_and_postgresql(
+        tmp_path, postgres_cluster, seed: int) -> None:
     steps = script(seed, 120)
     seen: dict[str, Any] = {}
-    for raw in (False, True):
-        path = tmp_path / ("raw" if raw else "core")
-        repo = await make_repo(path, raw)
+    for kind, url in (("sqlite", f"sqlite+aiosqlite:///{tmp_path / 'w.db'}"),
+                      ("postgres", postgres_cluster.new_database(f"w_{seed}_{id(steps)}"))):
+        repo = await make_repo(url)
         results = await play(repo, steps)
         counts = (repo.writer.batches, repo.writer.actions)
+        seen[kind] = (results, counts, await dump(repo))
         await done(repo)
-        seen[path.name] = (results, counts, dump(path))
-    core, raw_ = seen["core"], seen["raw"]
-    assert raw_[0] == core[0]  # every caller's result
-    assert raw_[1] == core[1]  # commits made, actions in them (retries included)
-    assert raw_[2] == core[2]  # the rows, byte for byte as SQLite holds them
+    sqlite, postgres = seen["sqlite"], seen["postgres"]
+    assert postgres[0] == sqlite[0]  # every caller's result
+    assert postgres[1] == sqlite[1]  # commits made, actions in them (retries included)
+    assert postgres[2] == sqlite[2]  # what each holds
     # and the script exercised what it is meant to: refusals, finishes, shared batches
-    flat = [r for batch in core[0] for r in batch]
+    flat = [r for batch in sqlite[0] for r in batch]
     assert sum(r is None for r in flat) > len(flat) // 2
     assert any(r is not None and r.startswith("StaleOwner") for r in flat)
-    status = [c.name for c in GameTable.__table__.columns].index("status")
-    assert any(row[status] == "finished" for row in core[2]["tables"])
-    assert any(len(b) > 1 and None in b and any(r is not None for r in b) for b in core[0])
-
-
-async def test_an_action_batch_on_the_free_connection_is_one_hop_without_a_greenlet(
-        tmp_path, monkeypatch) -> None:
-    import aiosqlite
-
-    from app.db import batching
-
-    repo = await make_repo(tmp_path / "r", raw=True)
-    hops, spawned = [0], [0]
-    real_execute, real_spawn = aiosqlite.Connection._execute, batching.greenlet_spawn
-
-    async def execute(self, fn, *args, **kwargs):  # noqa: ANN001, ANN202
-        hops[0] += 1
-        return await real_execute(self, fn, *args, **kwargs)
-
-    async def spawn(fn, *args, **kwargs):  # noqa: ANN001, ANN202
-        spawned[0] += 1
-        return await real_spawn(fn, *args, **kwargs)
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", execute)
-    monkeypatch.setattr(batching, "greenlet_spawn", spawn)
-    batch = [PendingAction(f"t{i}", 4, 0, {"type": "x"}, "player",
-                           {"s": 1} if i == 0 else None, now()) for i in range(TABLES)]
-    batch.append(PendingAction("t1", 5, 1, {"type": "y"}, "player", None, now()))
-    await repo.writer._store(batch)
-    assert [item.done.exception() for item in batch] == [None] * len(batch)
-    assert (hops[0], spawned[0]) == (1, 0)  # inserts, fence and commit: one trip
-    hops[0] = 0
-    await repo.append_action("t2", 5, 0, {"type": "z"}, "player", None)
-    assert (hops[0], spawned[0]) == (1, 0)
-    monkeypatch.undo()
-    assert repo.engine.sync_engine.pool.checkedout() == 0
-    assert [a.seq for a in await repo.actions("t1")] == [4, 5]
-    t0 = await repo.table("t0")
-    assert (t0.status, t0.outcome, t0.version) == ("finished", {"s": 1}, 4)
-    await done(repo)
+    assert any(row[2] == "finished" for row in sqlite[2]["tables"])
+    assert any(len(b) > 1 and None in b and any(r is not None for r in b) for b in sqlite[0])
 
 
 async def test_an_action_waits_for_a_held_connection_then_lands(tmp_path) -> None:
-    repo = await make_repo(tmp_path / "r", raw=True)
+    repo = await make_repo(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
     async with repo.engine.connect() as held:  # the pool's one connection, in use
         await held.exec_driver_sql("SELECT 1")
         pending = asyncio.ensure_future(
