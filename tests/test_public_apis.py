@@ -29,7 +29,7 @@ INTERNAL_MODULES = ("uvicorn.protocols",)
 # the internals used so far, flagged on whatever object they are read from: FastAPI's
 # included-router layout (app/api/fastpath.py), aiosqlite's thread hop and SQLAlchemy's pool
 # queue (app/db/batching.py, tests' pool peeks), uvicorn's and websockets' protocol state
-# (app/tables/connections.py direct_sender)
+# (the removed direct_sender of app/tables/connections.py)
 KNOWN_INTERNALS = frozenset({
     "original_router", "effective_candidates", "include_context", "original_route",
     "_execute", "_conn", "_pool", "_queue", "_IncludedRouter",
@@ -40,15 +40,6 @@ KNOWN_INTERNALS = frozenset({
 # (file, what) pairs found today and not yet removed. Each is one reach under a library,
 # kept here so that the test fails for anything new, never a place to add to.
 ALLOWED = frozenset({
-    # direct_sender (app/tables/connections.py) writes RFC 6455 text frames straight onto
-    # uvicorn's transport, reading uvicorn's WebSocketsSansIOProtocol and websockets'
-    # ServerProtocol state: the one left to remove (being replaced by the ASGI send)
-    ("app/tables/connections.py", "import uvicorn.protocols.websockets.websockets_sansio_impl"),
-    ("app/tables/connections.py", "attribute close_sent"),
-    ("app/tables/connections.py", "attribute handshake_complete"),
-    ("app/tables/connections.py", "attribute initial_response"),
-    ("app/tables/connections.py", "attribute expect_continuation_frame"),
-    ("app/tables/connections.py", "attribute data_to_send"),
     # FirstRequestTimeout (app/idle.py) subclasses uvicorn's HTTP protocol to close a
     # connection whose first request never comes; uvicorn takes a protocol class through
     # its public ``http=`` setting, but the class subclassed is its implementation's

@@ -25,7 +25,7 @@ from app.config import get_settings
 from app.errors import STORAGE_DOWN, AppError, storage_unavailable
 from app.tables import limits
 from app.tables.actor import TableActor
-from app.tables.connections import Connection, direct_sender
+from app.tables.connections import Connection
 from app.tables.core.commands import Act, Chat, Ephemeral, Sync
 from app.tables.core.state import TableStatus
 from app.tables.protocol import (
@@ -103,8 +103,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if screen:
         player = None
     conn = Connection(player.id if player else None, websocket.send_text, close,
-                      settings.outbound_queue,
-                      direct=direct_sender(getattr(websocket, "_send", None)))
+                      settings.outbound_queue)
     conn.screen = screen
     conn.name = player.name if player else ""
     # ?seat=N: which of its player's seats it is for (a branch's hot seat holds several)

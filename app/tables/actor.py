@@ -29,13 +29,7 @@ from app.db.repository import Repository, StaleOwner, chat_row, now
 from app.errors import AppError, storage_down, storage_unavailable
 from app.games.bots import bot_rng, seat_history
 from app.games.bots import decide as bot_decide
-from app.tables.connections import (
-    BroadcastEncoder,
-    Connection,
-    shared_text,
-    state_text,
-    view_fragment,
-)
+from app.tables.connections import BroadcastEncoder, Connection
 from app.tables.core import bots, views
 from app.tables.core.commands import AddBot, BotMove, Connect, Disconnect, Housekeep, Wake
 from app.tables.core.decide import decide
@@ -449,12 +443,6 @@ class TableActor:
                 self._summary_now = None
         cache: dict[tuple[int | None, bool], bytes] = {}  # (seat, a screen)
         shared: dict[str, Any] | None = None
-        # an engine that encodes its views itself (Hanabi: what the seats see alike once per
-        # state): the shared part encoded once and each seat's own part after it; any other,
-        # the encoder that splices what the messages share
-        view_json = getattr(table.engine.engine, "view_json", None)
-        view_text = None if view_json is None else view_fragment(view_json)
-        common = b""
         encoder = BroadcastEncoder()  # the parts the seats' messages share: encoded once
         for conn in list(self.connections.values()):
             known = table.conns.get(conn.id)
@@ -464,15 +452,9 @@ class TableActor:
             if key not in cache:
                 if shared is None:
                     shared = views.shared(table, t, table_summary or views.summary(table, t))
-                    if view_text is not None:
-                        common = shared_text(shared)
-                if view_text is not None:
-                    cache[key] = state_text(common, views.own_part(
-                        table, known.seat, effect.events, known.screen, view_text))
-                else:
-                    cache[key] = encoder.encode_bytes(views.state_message(
-                        table, known.seat, t, effect.events, shared_part=shared,
-                        screen=known.screen))
+                cache[key] = encoder.encode_bytes(views.state_message(
+                    table, known.seat, t, effect.events, shared_part=shared,
+                    screen=known.screen))
             conn.push_bytes(cache[key])
 
     def _send_state(self, effect: SendState) -> None:

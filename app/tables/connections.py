@@ -9,17 +9,14 @@ closing it, its client too slow (the queue full), or a send that failed. Each of
 ``on_end`` (the table: app/tables/actor.py takes the connection out there), so no ending
 leaves it behind at its table.
 
-Under uvicorn's websockets-sansio protocol a message is written straight into the socket's
-transport when nothing is waiting before it (see :func:`direct_sender`): no queue, no task
-switch, no ASGI message per send. Anything else (the transport paused by back-pressure, a
-message still in flight, the socket closing) goes through the queue and its writer task as
-before, so order, back-pressure and close are unchanged.
+Every message goes out through the Starlette WebSocket's public ``send_text``, awaited by
+the connection's writer task, in the order pushed; a send that stays blocked (the client reads
+nothing) drops the client as a full queue does.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
@@ -107,124 +104,10 @@ class BroadcastEncoder:
         return _dumps(out)
 
 
-def shared_text(shared: dict[str, Any]) -> bytes:
-    """The part of a broadcast's state messages every seat is told alike, encoded once: its
-    JSON members without the braces (``state_text`` puts each seat's own part after it)."""
-    return _dumps(shared)[1:-1]
-
-
-def state_text(shared: bytes, own: dict[str, Any]) -> bytes:
-    """A state message's JSON, the very bytes encoding ``{**shared part, **own}`` gives:
-    ``shared`` is ``shared_text`` of the shared part (whose keys ``own`` never has), ``own``
-    the seat's own part (its view may be ``orjson.Fragment``: the engine's ``view_json``)."""
-    return b"{" + shared + b"," + _dumps(own)[1:]
-
-
-def view_fragment(view_json: Callable[[Any, int | None, bool], bytes]
-                  ) -> Callable[[Any, int | None, bool], orjson.Fragment]:
-    """An engine's ``view_json(state, seat, reveal)`` as what a message holds."""
-    def fragment(state: Any, seat: int | None, reveal: bool) -> orjson.Fragment:
-        return orjson.Fragment(view_json(state, seat, reveal))
-    return fragment
-
-
-def text_frame(payload: bytes) -> bytes:
-    """One final, unmasked WebSocket text frame (RFC 6455 5.2) holding ``payload``."""
-    n = len(payload)
-    if n < 126:
-        return bytes((0x81, n)) + payload
-    if n < 65536:
-        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
-    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
-
-
-_PROTOCOL_NEEDS = ("disconnected", "close_sent", "handshake_complete", "initial_response",
-                   "writable", "transport", "conn")
-_CONN_NEEDS = ("state", "extensions", "expect_continuation_frame", "writes", "send_text",
-               "data_to_send")
-
-
-def direct_sender(send: Any) -> Callable[[bytes], bool] | None:
-    """A synchronous text sender (it takes the text's UTF-8 bytes) for a socket served by
-    uvicorn's websockets-sansio protocol, found behind the ASGI ``send`` the app was given
-    (None under any other server).
-
-    The pure-ASGI middlewares of this app pass a WebSocket's ``send`` on unchanged (they
-    wrap it for HTTP only), and starlette's wrappers only watch HTTP response starts, so
-    the protocol's own ``send`` is what every message reaches anyway; it is found by
-    following the wrappers' closures (a few hops) and accepted only if it is the bound
-    ``send`` of a ``WebSocketsSansIOProtocol``. A middleware that changed WebSocket messages
-    on their way out would be bypassed: none does (tests/tables/test_connections.py).
-
-    The sender writes one text frame the way the protocol's ``send`` does and returns True,
-    or returns False without writing when the protocol's ``send`` would wait or refuse
-    (writing paused by back-pressure, handshake not done, closing or closed): the caller
-    then queues the message for the awaited path."""
-    try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import (
-            WebSocketsSansIOProtocol,
-        )
-        from websockets.exceptions import InvalidState
-        from websockets.protocol import State
-    except ImportError:  # pragma: no cover - uvicorn without the sansio implementation
-        return None
-    protocol = None
-    stack: list[Any] = [send]
-    seen: set[int] = set()
-    while stack and len(seen) < 64:
-        fn = stack.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        owner = getattr(fn, "__self__", None)
-        if isinstance(owner, WebSocketsSansIOProtocol) and \
-                getattr(fn, "__func__", None) is WebSocketsSansIOProtocol.send:
-            protocol = owner
-            break
-        if isinstance(fn, functools.partial):
-            stack.append(fn.func)
-        for cell in getattr(fn, "__closure__", None) or ():
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                continue
-            if callable(value) and not isinstance(value, type):
-                stack.append(value)
-    if protocol is None:
-        return None
-    # what the sender reads is uvicorn's and websockets' own, not their API: if a version
-    # lacks any of it, the awaited path is used (a version pinned in uv.lock has it all)
-    if not all(hasattr(protocol, name) for name in _PROTOCOL_NEEDS) or \
-            not all(hasattr(getattr(protocol, "conn", None), name) for name in _CONN_NEEDS):
-        return None
-    p = protocol
-    ws = p.conn  # websockets' sans-I/O ServerProtocol
-
-    def send_now(payload: bytes) -> bool:
-        if (p.disconnected or p.close_sent or not p.handshake_complete
-                or p.initial_response is not None or not p.writable.is_set()
-                or p.transport.is_closing()):
-            return False
-        if ws.state is State.OPEN and not ws.extensions and not ws.expect_continuation_frame \
-                and not ws.writes:
-            # the frame websockets would make (a server's frames are not masked), without
-            # its per-frame objects; nothing of its own is waiting to go out before it
-            p.transport.write(text_frame(payload))
-            return True
-        try:
-            ws.send_text(payload)
-        except InvalidState:
-            return False
-        p.transport.write(b"".join(ws.data_to_send()))
-        return True
-
-    return send_now
-
-
 class Connection:
     def __init__(self, player_id: str | None, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int, str], Coroutine[Any, Any, None]], queue_size: int,
-                 direct: Callable[[bytes], bool] | None = None) -> None:
+                 close: Callable[[int, str], Coroutine[Any, Any, None]], queue_size: int
+                 ) -> None:
         self.id = next(_ids)
         self.player_id = player_id
         self.name = ""  # the player's display name (spectators are listed by it)
@@ -241,10 +124,6 @@ class Connection:
         # told once, when the connection ends, whatever ends it (the table lets it go)
         self.on_end: Callable[[], None] | None = None
         self._close_with: tuple[int, str] | None = None
-        # a synchronous sender (``direct_sender``), used while nothing waits in the queue
-        self._direct = direct
-        self._busy = False  # the writer task is sending a message (it may be waiting)
-        self._finished = False
 
     def push(self, message: dict[str, Any]) -> None:
         if not self.dropped:
@@ -259,9 +138,6 @@ class Connection:
         """Queue an already encoded message, its JSON text as UTF-8 bytes (a broadcast
         encodes once per seat, not per connection, and the bytes go out as they are)."""
         if self.dropped:
-            return
-        if self._direct is not None and not self._busy and not self._finished \
-                and self._queue.empty() and self._direct(payload):
             return
         try:
             self._queue.put_nowait(payload)
@@ -290,7 +166,6 @@ class Connection:
     def finish(self, close: tuple[int, str] | None = None) -> None:
         """Ask the writer to stop after what is already queued, then close the socket with
         ``close`` (code, reason) if given."""
-        self._finished = True
         self._close_with = close
         try:
             self._queue.put_nowait(None)
@@ -313,14 +188,12 @@ class Connection:
                     if self._close_with is not None:
                         await self._close(*self._close_with)
                     break
-                self._busy = True
                 try:
                     async with asyncio.timeout(STALLED_SECONDS):
                         await self._send_text(payload.decode())
                 except TimeoutError:  # its buffers stayed full: nothing of it went out
                     self._too_slow()
                     break
-                self._busy = False
         except Exception:  # noqa: BLE001 - a broken socket ends this connection only
             log.debug("writer for connection %s ended", self.id, exc_info=True)
             self._drop()

@@ -7,7 +7,7 @@ broadcast) plus the seat's own part; the shell encodes it once per seat, not per
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -162,12 +162,9 @@ def state_message(table: TableState, seat: int | None, now: float,
 
 
 def own_part(table: TableState, seat: int | None, events: Sequence[Event] = (),
-             screen: bool = False,
-             view_text: Callable[[Any, int | None, bool], Any] | None = None
-             ) -> dict[str, Any]:
+             screen: bool = False) -> dict[str, Any]:
     """The part of ``seat``'s state message that is its own, in the message's order after
-    the shared part. ``view_text(state, seat, reveal)``, if given, stands for the view
-    (``reveal``: the view with nothing hidden): the engine's view already encoded."""
+    the shared part."""
     engine, state = table.engine, table.game_state
     playing = table.status is TableStatus.PLAYING and state is not None
     legal: list[Any] = []
@@ -175,16 +172,12 @@ def own_part(table: TableState, seat: int | None, events: Sequence[Event] = (),
         reveal = sees_all(table, None) and not screen
         if state is None:
             view = None
-        elif view_text is not None:
-            view = view_text(state, None, reveal)
         else:
             view = engine.view_all(state) if reveal else engine.view(state, None)
         chat = spectator_chat_allowed(table)
     else:
         if state is None:
             view = None
-        elif view_text is not None:
-            view = view_text(state, seat, False)
         else:
             view = engine.view(state, seat)
         if playing:
