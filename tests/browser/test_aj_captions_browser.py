@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, new_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -45,12 +44,6 @@ MEASURE = """() => {
   const fontPx = parseFloat(getComputedStyle(cap).fontSize);
   return { bad, widest, fontPx, cap: cap.getBoundingClientRect().width };
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -19,7 +19,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import load_table, open_as, play_moves, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -30,12 +29,6 @@ NAMES = ("Ana", "Beto", "Cleo")
 AMBYSTOMAS = {"mexicanum", "lermaense", "rosaceum"}
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves_to_a_habitat_and_a_loose_ambystoma() -> list[tuple[int, dict]]:

@@ -18,7 +18,6 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -29,12 +28,6 @@ WORDS = {  # what the panel and the column say in each language
     "en": {"trick": "Trick led by", "exchange": "Card exchange before round 1",
            "lead": "leads the first trick", "column": "Exchange", "trick_column": "This trick"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -52,12 +51,6 @@ WORDS = {
            "beat": "To beat a single wild 4 as blue (rodents): 1 × blue (rodents) above 4 or"
                    " 1 × green (birds) of any number. Or pass"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def the_others_keep(ws_base: str, players: list[ApiClient], table_id: str) -> None:

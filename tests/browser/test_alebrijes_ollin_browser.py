@@ -17,7 +17,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import act, connect, open_as, run, seeded_table, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -26,12 +25,6 @@ ENGINE = ENGINES["alebrijes"]
 SEED = 2
 NAMES = ("Ana", "Beto", "Celia")
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves_to_an_ollin(seed: int, empty_deck: bool = False, size: int = 2

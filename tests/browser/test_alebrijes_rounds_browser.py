@@ -22,7 +22,6 @@ from tests.browser.comfort import (
     run,
     seeded_table,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -34,12 +33,6 @@ LINE = {"es": re.compile(r"^(.+?)(?: \(tú\))?: (-?\d+) \(total (-?\d+)\)$"),
 STARTS = {"es": "Ronda 2: empieza Celia, que va con la peor puntuación",
           "en": "Round 2 begins: Celia starts, with the worst total"}
 WHY = {"es": "La carta más alta de cada pinta: ", "en": "Highest card of each suit: "}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -16,17 +16,10 @@ import pytest
 from app.games.allegra import ENGINE
 from tests.browser.comfort import LAPTOP, PHONE
 from tests.games.allegra.helpers import D, P, make, play
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["Ana", "Beto", "Celia", "Dani", "Eva", "Fede"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 ROW = [1, 2, 0, 1, 0, 1, 2, 0, 2, 0, 1, 2]  # no three equal cards in a line anywhere

@@ -11,7 +11,6 @@ import re
 import pytest
 
 from tests.browser.comfort import PHONE, finish, load_table, new_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -20,12 +19,6 @@ READ = """() => [...document.querySelectorAll('.al-last .al-last-grid')].map((g)
   caption: g.querySelector('figcaption').textContent,
   cells: [...g.querySelectorAll('.al-mini-cell')].map((c) => c.textContent),
 }))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import random
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -44,12 +43,6 @@ READ = """() => {
     width: document.documentElement.scrollWidth,
   };
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def table_with_bots(base: str) -> tuple[ApiClient, str]:

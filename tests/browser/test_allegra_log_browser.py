@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from app.games.allegra.scoring import score_round
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -17,12 +16,6 @@ LINES = """async (events) => {
   const { eventLines } = await import('/static/js/games/allegra.js');
   const names = ['Ana', 'Beto', 'Celia'];
   return events.map((e) => eventLines({ t, el, seatName: (s) => names[s] }, e)); }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def row(values: list[int | None]) -> list[int | None]:

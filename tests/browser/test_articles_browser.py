@@ -8,15 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def page_in(browser, base: str, lang: str):

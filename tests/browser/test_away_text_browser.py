@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize(("lang", "texts"), [

@@ -15,15 +15,8 @@ import pytest
 from app.games.block_and_guess import build as bld
 from app.games.block_and_guess import geometry as geo
 from tests.browser.bg_pages import PHONE, Game, placements, seed_for_card, tapped
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def card_checks(card: int) -> Any:

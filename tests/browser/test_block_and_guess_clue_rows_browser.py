@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +26,6 @@ def groups(values: list[float]) -> list[int]:
             counts.append(0)
         counts[-1] += 1
     return counts
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])

@@ -18,17 +18,10 @@ from tests.browser.test_block_and_guess_ground_label_browser import (
     guessing,
     play_until,
 )
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def ask(ws_base: str, players: list, table_id: str, build: dict) -> None:

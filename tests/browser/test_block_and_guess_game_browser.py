@@ -22,15 +22,8 @@ from tests.browser.bg_pages import (
     tapped,
 )
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_a_whole_game_on_phones_by_touch(shared_server, browser) -> None:

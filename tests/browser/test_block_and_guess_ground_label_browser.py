@@ -31,19 +31,12 @@ from tests.browser.bg_pages import (
     wait_past,
 )
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 TALL = 12  # CSS px: the least height of the label's box on screen
 LARGEST = 16  # CSS px: the font's largest size on screen (the page's body text)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def play_until(ws_base: str, players: list[Any], table_id: str,

@@ -19,7 +19,6 @@ from tests.browser.test_block_and_guess_ground_label_browser import (
     play_until,
     two_placed,
 )
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +26,6 @@ pytestmark = pytest.mark.browser
 # laptop (the game's column grows from 556 px to 844 px)
 WIDTHS = [(390, "es", "mesa"), (900, "en", "table"), (1000, "en", "table"),
           (1100, "en", "table"), (1280, "en", "table")]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_the_ground_word_is_legible_at_every_width(shared_server, browser) -> None:

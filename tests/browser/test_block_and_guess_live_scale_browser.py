@@ -20,17 +20,10 @@ import pytest
 
 from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def to_building(ws_base: str, players: list[Any], table_id: str) -> dict:

@@ -17,7 +17,6 @@ import pytest
 
 from tests.browser.bg_pages import ARTIFACTS, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +27,6 @@ WORDS = {
     "en": {"missed": "Not guessed: no points", "right2": "Guessed right the second time: 1 point",
            "wrong": "Wrong guesses:", "wrong_one": "Wrong guess:", "built": "Was building:"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def play_to_the_end(ws_base: str, players: list[Any], table_id: str) -> dict:

@@ -8,15 +8,8 @@ import pytest
 
 from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_the_builders_wait_for_the_one_guesser_once(shared_server, browser) -> None:

@@ -18,17 +18,10 @@ import pytest
 from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table, sync
 from tests.browser.comfort import play_moves, run
 from tests.browser.test_block_and_guess_ground_label_browser import play_until
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def second_round(state: dict) -> bool:

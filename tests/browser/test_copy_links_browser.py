@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -28,12 +27,6 @@ document.addEventListener('copy', () => {
 });
 """
 REFUSED = "document.execCommand = () => false;"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def button_after(page, field: str):

@@ -9,15 +9,8 @@ import pytest
 
 from tests.browser.bg_pages import LAPTOP, open_seat, pinned_table, tapped
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_removing_a_block_keeps_the_focus_on_the_workbench(shared_server, browser) -> None:

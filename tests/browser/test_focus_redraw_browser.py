@@ -20,7 +20,6 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -29,12 +28,6 @@ ACTIVE = """() => {
   const a = document.activeElement;
   return a && a.dataset ? a.dataset.focusKey || a.tagName : null;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def allegra_to_place(ws_base: str, players: list[ApiClient], table_id: str) -> None:

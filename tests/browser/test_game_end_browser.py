@@ -33,16 +33,9 @@ from tests.browser.comfort import (
     open_as,
     run,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient, SeatClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def all_bots(host: ApiClient, game: str, seats: int) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -37,12 +36,6 @@ SPLIT_WORDS = """() => {
   }
   return split;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_firework_captions_keep_their_words(shared_server, browser) -> None:

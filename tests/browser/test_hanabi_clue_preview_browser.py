@@ -9,16 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import connect, load_table, open_as, run, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def beto_hand(ws_url: str, ana: ApiClient, table_id: str) -> list[dict]:

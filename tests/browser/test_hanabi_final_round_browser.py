@@ -9,16 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def play_until(ws_url: str, players: list[ApiClient], table_id: str, turns_left: int) -> int:

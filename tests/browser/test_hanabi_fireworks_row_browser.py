@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -20,12 +19,6 @@ SLOTS = """() => [...document.querySelectorAll('#game .fireworks .slot')].map((s
   return { top: Math.round(box.top), left: box.left, right: box.right,
            card: Math.round(card.width) };
 })"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("multicolor", [True, False])

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
 
 LINES = """async () => {
@@ -46,12 +44,6 @@ EXPECTED = {
            "Ana plays green 3",
            "Beto plays green 5: it does not fit! A life is lost"],
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -13,17 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/hb-log")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def hands(ws_url: str, player: ApiClient, table_id: str) -> list[list[dict]]:

@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE, act, connect, load_table, new_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves(ws_base: str, players: list[ApiClient], table_id: str,

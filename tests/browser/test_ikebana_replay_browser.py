@@ -30,7 +30,6 @@ from tests.browser.comfort import (
     settle,
 )
 from tests.games.ikebana.test_ikebana_rules import make_state
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -48,12 +47,6 @@ def card_name(cat: dict[str, str], card: dict[str, Any]) -> str:
         return cat["ikebana.card.wild"].format(number=card["number"])
     return cat["ikebana.card"].format(colour=cat[f"ikebana.colour.{card['colour']}"],
                                       number=card["number"])
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def started_table(base: str, private: bool) -> dict:

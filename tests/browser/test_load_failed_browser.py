@@ -8,16 +8,11 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
+pytestmark = pytest.mark.browser
+
 MODULE = "**/js/games/hanabi.js*"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_a_board_that_did_not_load_is_said_and_can_be_loaded_again(shared_server,

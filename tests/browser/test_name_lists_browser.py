@@ -11,15 +11,8 @@ import pytest
 
 from tests.browser.comfort import load_table, open_as
 from tests.browser.test_ajolocracia_board_browser import ENGINE, SEED, play, table_at
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize(("lang", "two", "three"), [

@@ -12,19 +12,12 @@ from __future__ import annotations
 import pytest
 
 from app.i18n import translate
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 # a count of one followed by a plural noun, in either language
 PLURAL_AFTER_ONE = (r"(^|[^\d.,-])1 (points|cards|turns|rounds|seconds|votes|players|"
                     r"puntos|cartas|turnos|rondas|segundos|votos|jugadores|personas)\b")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

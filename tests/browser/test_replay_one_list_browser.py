@@ -15,16 +15,8 @@ import pytest
 from app.games import ENGINES
 from app.i18n import catalogue
 from tests.browser.comfort import LAPTOP, PHONE, finished_table, load_table, open_as
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
 
 
 # a game's line for a run of folded moves, and the line of each move in it

@@ -22,7 +22,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import LAPTOP, PHONE, finished_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -101,13 +100,6 @@ def _spoken_step(client: ApiClient, match: str, game: str, last: int) -> int:
         if SPOKEN[game][0](view):
             return step
     raise AssertionError(f"no step of the {game} replay has the board speak to seat 0")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
 
 
 def _go(page, step: int) -> None:

@@ -13,18 +13,11 @@ import re
 import pytest
 
 from tests.browser.comfort import finish, load_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 GAMES = ["hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra", "block-and-guess"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_hanabi_hand_buttons_keep_their_words_on_phones(shared_server, browser) -> None:
