@@ -30,6 +30,39 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
         raise pytest.UsageError(f"tests sharing a node id in a spread run: {twins[:5]}")
 
 
+# tests marked slow from here, in files other work owns (tests/cluster): the cluster's
+# restarts, each a few processes stopped and started again under load. A name no longer
+# collected marks nothing.
+SLOW_ELSEWHERE = (
+    "tests/cluster/test_faults_live.py::test_postgres_restarted_under_load_in_two_processes",
+    "tests/cluster/test_behind_nginx.py::test_the_compose_proxy_in_front_of_two_processes_"
+    "survives_the_owner_dying",
+    "tests/cluster/test_two_processes.py::test_killing_the_owner_mid_game_loses_nothing_and_"
+    "the_survivor_finishes_it",
+    "tests/cluster/test_redis_faults.py::test_redis_dying_and_coming_back_empty_leaves_every_"
+    "table_one_owner",
+)
+
+
+def slow_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The files that hold a slow test first, the others after them, each in collection
+    order and each file's tests together: the longest tests (a soak, an image build, the
+    cluster's restarts) start at once on the workers while the rest fill the others in,
+    instead of starting last and making the whole run wait for them; and tests/browser's
+    files stay one run, so a worker launches its Chromium once (tests/browser/conftest.py)."""
+    slow_files = {item.nodeid.split("::")[0] for item in items
+                  if item.get_closest_marker("slow")}
+    return sorted(items, key=lambda item: item.nodeid.split("::")[0] not in slow_files)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW_ELSEWHERE):
+            item.add_marker(pytest.mark.slow)
+    items[:] = slow_files_first(items)
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster():
     cluster = PostgresCluster.find()
@@ -64,6 +97,37 @@ def server(database_url: str, tmp_path):
 def shared_server(tmp_path_factory: pytest.TempPathFactory):
     """One SQLite-backed server for a whole module of REST tests."""
     tmp = tmp_path_factory.mktemp("srv")
+    live = LiveServer(f"sqlite+aiosqlite:///{tmp / 'test.db'}", tmp / "data")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def shared_server_each_db(request: pytest.FixtureRequest,
+                          tmp_path_factory: pytest.TempPathFactory):
+    """One server per module on each database, for the tests of what a game stores and
+    reads back (its actions, its record, its replay): each database keeps those its own
+    way. Each test makes its own players and tables; a test that lists every match or
+    restarts its server takes ``server`` (a fresh one of its own) instead."""
+    tmp = tmp_path_factory.mktemp("srv")
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp / 'test.db'}"
+    else:
+        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+        url = cluster.new_database(f"t_{secrets.token_hex(6)}")
+    live = LiveServer(url, tmp / "data")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def worker_server(tmp_path_factory: pytest.TempPathFactory):
+    """One SQLite-backed server for every test of a worker (a pytest-xdist process) that
+    needs none of its own: each makes its own players and tables, lists nothing it did not
+    make, and neither restarts nor configures the server."""
+    tmp = tmp_path_factory.mktemp("worker-srv")
     live = LiveServer(f"sqlite+aiosqlite:///{tmp / 'test.db'}", tmp / "data")
     live.start()
     yield live
