@@ -61,8 +61,8 @@ def hand(page):
     return page.locator("#game .ab-hand button.ab-card")
 
 
-def test_a_trick_is_played_through_the_page(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_trick_is_played_through_the_page(worker_server, browser) -> None:
+    base = worker_server.url
     ARTIFACTS.mkdir(exist_ok=True)
     players, table, _ = seat_players(base, "alebrijes", 3, {"first_seat": 0})
     assert players[0].start(table["id"]).status_code == 200

@@ -20,11 +20,11 @@ NOTE = {"es": "ficha inicial pasa a quien abre cada baza; si al acabar la ronda 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_the_start_token_is_explained_on_the_table(shared_server, browser, viewport, lang) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ("Ana", "Beto", "Celia")]
+def test_the_start_token_is_explained_on_the_table(worker_server, browser, viewport, lang) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", 5, {"first_seat": 0})
-    page = open_as(browser, shared_server.url, players[1], viewport, lang).new_page()
-    load_table(page, shared_server.url, table_id)
+    page = open_as(browser, worker_server.url, players[1], viewport, lang).new_page()
+    load_table(page, worker_server.url, table_id)
     badge = page.locator(".ab-table tbody .badge")
     assert badge.count() == 1
     token = badge.inner_text().strip()

@@ -62,15 +62,15 @@ def bonus_round(seats: int) -> dict[str, Any]:
     (3, PHONE, "es", "★", "★ Despejó todo su display: 10 puntos menos, ya contados"),
     (2, LAPTOP, "en", "★", "★ Cleared their whole display: 10 points off, already counted"),
     (6, LAPTOP, "en", "★", "★ Cleared their whole display: 10 points off, already counted")])
-def test_the_score_table_marks_and_words_the_bonus(shared_server, browser, seats: int,
+def test_the_score_table_marks_and_words_the_bonus(worker_server, browser, seats: int,
                                                    viewport: dict, lang: str, mark: str,
                                                    legend: str) -> None:
     message = bonus_round(seats)
     context = browser.new_context(viewport=viewport, locale=lang)
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     try:
         page = context.new_page()
-        page.goto(shared_server.url + "/rules/allegra")
+        page.goto(worker_server.url + "/rules/allegra")
         page.add_style_tag(url="/static/css/games/allegra.css")
         page.evaluate(DRAW, {"message": message, "names": NAMES})
         read = page.evaluate(READ)

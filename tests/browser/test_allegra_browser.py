@@ -68,8 +68,8 @@ def check_page(page, phone: bool) -> None:
         assert width <= PHONE, f"the phone layout scrolls sideways ({width}px)"
 
 
-def test_a_knock_is_accepted_through_the_page(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_knock_is_accepted_through_the_page(worker_server, browser) -> None:
+    base = worker_server.url
     ARTIFACTS.mkdir(exist_ok=True)
     players, table, _ = seat_players(base, "allegra", 3, {"knock_seconds": 30, "rounds": 1})
     assert players[0].start(table["id"]).status_code == 200

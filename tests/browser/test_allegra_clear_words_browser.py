@@ -97,11 +97,11 @@ WORDS = {"es": ("Despejar los tres {value} de tu columna {col}",
                 "{player}, row {row}, column {col}: {value}")}
 
 
-def test_a_column_is_named_as_its_cards_are(shared_server, browser) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def test_a_column_is_named_as_its_cards_are(worker_server, browser) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = seeded_table(players, "allegra", 1,
                             {"rounds": 1, "knock": False, "first_seat": 0})
-    state = run(to_a_column(shared_server.ws_url, players, table_id))
+    state = run(to_a_column(worker_server.ws_url, players, table_id))
     view = state["view"]
     names = ["Ana", "Beto", "Celia"]
     expected = []
@@ -114,10 +114,10 @@ def test_a_column_is_named_as_its_cards_are(shared_server, browser) -> None:
                          index // 4 + 1, value))
     for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
         own, other, label = WORDS[lang]
-        context = open_as(browser, shared_server.url, players[0], viewport, lang)
+        context = open_as(browser, worker_server.url, players[0], viewport, lang)
         try:
             page = context.new_page()
-            load_table(page, shared_server.url, table_id)
+            load_table(page, worker_server.url, table_id)
             page.screenshot(path=f"/tmp/al-review/clear-words-{lang}.png")
             for cells, owner, col, row, value in expected:
                 text = page.inner_text(f"button[data-action=clear][data-cells='{cells}']")

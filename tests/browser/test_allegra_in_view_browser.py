@@ -72,20 +72,20 @@ async def place(ws_base: str, player: ApiClient, table_id: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_knockers_display_comes_into_view_to_take_a_card(shared_server, browser, lang) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def test_the_knockers_display_comes_into_view_to_take_a_card(worker_server, browser, lang) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = seeded_table(players, "allegra", 11,
                             {"rounds": 1, "knock": True, "knock_seconds": 30,
                              "first_seat": 0})
-    run(to_accept(shared_server.ws_url, players, table_id))
-    context = open_as(browser, shared_server.url, players[0], PHONE, lang)
+    run(to_accept(worker_server.ws_url, players, table_id))
+    context = open_as(browser, worker_server.url, players[0], PHONE, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         page.click("button[data-action=accept][data-knocker='1']")
         page.wait_for_function("() => document.querySelector('#al-prompt')"
                                " && !document.querySelector('button[data-action=accept]')")
-        run(place(shared_server.ws_url, players[1], table_id))
+        run(place(worker_server.ws_url, players[1], table_id))
         page.wait_for_selector(".al-table button.al-target[data-owner='1']")
         page.wait_for_timeout(200)
         page.screenshot(path="/tmp/al-review/in-view-take.png", full_page=True)

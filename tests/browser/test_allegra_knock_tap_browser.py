@@ -59,15 +59,15 @@ async def state_of(ws_base: str, player: ApiClient, table_id: str) -> dict[str, 
     ("mouse", LAPTOP, "en"), ("mouse", PHONE, "es"), ("space", LAPTOP, "en"),
     ("touch", PHONE, "es")])
 def test_a_knock_pressed_while_another_player_answers_is_not_lost(
-        shared_server, browser, how: str, viewport: dict, lang: str) -> None:
-    players, table_id = knock_window(shared_server.url, shared_server.ws_url)
-    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+        worker_server, browser, how: str, viewport: dict, lang: str) -> None:
+    players, table_id = knock_window(worker_server.url, worker_server.ws_url)
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
     try:
         page = context.new_page()
         sent: list[dict] = []
         page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(
             json.loads(frame) if isinstance(frame, str) else {})))
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         knock = page.wait_for_selector("button[data-action=knock]")
         version = page.evaluate(VERSION)
         box = knock.bounding_box()
@@ -84,7 +84,7 @@ def test_a_knock_pressed_while_another_player_answers_is_not_lost(
             knock.focus()
             page.keyboard.down(" ")
         # Celia lets the card go: Ana's page is drawn again, Knock included
-        run(answer(shared_server.ws_url, players[2], table_id, {"type": "no_knock"}))
+        run(answer(worker_server.ws_url, players[2], table_id, {"type": "no_knock"}))
         page.wait_for_function(f"() => ({VERSION})() > {version}")
         assert not knock.evaluate("b => b.isConnected"), "the redraw kept the button"
         assert page.query_selector("button[data-action=knock]") is not None
@@ -98,7 +98,7 @@ def test_a_knock_pressed_while_another_player_answers_is_not_lost(
         # the knock reached the table: Beto now chooses whether to give Ana the card
         page.wait_for_function("() => !document.querySelector('button[data-action=knock]')",
                                timeout=5_000)
-        state = run(state_of(shared_server.ws_url, players[1], table_id))
+        state = run(state_of(worker_server.ws_url, players[1], table_id))
         assert state["view"]["phase"] == "accept", state["view"]["phase"]
         assert state["view"]["knock"]["knocked"] == [0], state["view"]["knock"]
         assert {"type": "accept", "knocker": 0} in state["legal_actions"]

@@ -63,10 +63,10 @@ def card_checks(card: int) -> Any:
 
 
 @pytest.mark.parametrize("card", range(1, 12))
-def test_each_construction_card_builds_on_a_phone(shared_server, browser, card: int) -> None:
+def test_each_construction_card_builds_on_a_phone(worker_server, browser, card: int) -> None:
     seed = seed_for_card(card, 3)
     shots = f"card{card}" if card in (3, 5, 10, 11) else False
-    game = Game(browser, shared_server.url, PHONE, touch=True, seed=seed, seats=3, rounds=1,
+    game = Game(browser, worker_server.url, PHONE, touch=True, seed=seed, seats=3, rounds=1,
                 on_build=card_checks(card), shots=shots)
     builder = game.pages[0]
     assert f"Construction card {card}:" in builder.locator(".bg-construction").inner_text()

@@ -29,10 +29,10 @@ def groups(values: list[float]) -> list[int]:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
-def test_the_clue_cards_objects_sit_in_even_rows(shared_server, browser, viewport) -> None:
-    players, table_id = pinned_table(shared_server.url, 3, 0, ["Ana", "Beto", "Cleo"])
+def test_the_clue_cards_objects_sit_in_even_rows(worker_server, browser, viewport) -> None:
+    players, table_id = pinned_table(worker_server.url, 3, 0, ["Ana", "Beto", "Cleo"])
     # a builder's page: their target (and the other builder's) carries a badge
-    page = open_seat(browser, shared_server.url, players[0], table_id, viewport, "es")
+    page = open_seat(browser, worker_server.url, players[0], table_id, viewport, "es")
     page.wait_for_selector(".bg-objects li.target")
     boxes = page.evaluate("""() => [...document.querySelectorAll('.bg-objects li')].map((li) => {
         const r = li.getBoundingClientRect(); return [r.left, r.top]; })""")

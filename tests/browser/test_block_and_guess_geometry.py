@@ -132,10 +132,10 @@ JS_BUILD = """async ([world, trials]) => {
 
 
 @pytest.fixture(scope="module")
-def page(shared_server, chromium):
+def page(worker_server, chromium):
     context = chromium.new_context()
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/block-and-guess")
+    page.goto(worker_server.url + "/rules/block-and-guess")
     yield page
     context.close()
 

@@ -33,8 +33,8 @@ def shown_errors(page) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_refused_chat_line_stays_in_the_box(shared_server, browser, lang: str) -> None:
-    base = shared_server.url
+def test_a_refused_chat_line_stays_in_the_box(worker_server, browser, lang: str) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     page = open_as(browser, base, ana, PHONE, lang).new_page()

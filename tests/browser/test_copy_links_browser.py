@@ -33,8 +33,8 @@ def button_after(page, field: str):
     return page.locator(f"#{field} + button")
 
 
-def test_the_invite_is_copied_over_https_and_over_plain_http(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_invite_is_copied_over_https_and_over_plain_http(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     invite = table["invite_url"]
@@ -68,8 +68,8 @@ def test_the_invite_is_copied_over_https_and_over_plain_http(shared_server, brow
     context.close()
 
 
-def test_a_refused_copy_leaves_the_link_selected_and_says_so(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_refused_copy_leaves_the_link_selected_and_says_so(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     context = open_as(browser, base, ana, LAPTOP, "en")
@@ -90,8 +90,8 @@ def test_a_refused_copy_leaves_the_link_selected_and_says_so(shared_server, brow
     context.close()
 
 
-def test_the_handoff_link_is_copied_over_plain_http(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_handoff_link_is_copied_over_plain_http(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     context = open_as(browser, base, ana, PHONE, "es")

@@ -36,8 +36,8 @@ def started_tables(base: str) -> tuple[ApiClient, list[dict]]:
     return players[0], tables
 
 
-def test_no_page_violates_the_policy(shared_server, browser) -> None:
-    base = shared_server.url
+def test_no_page_violates_the_policy(worker_server, browser) -> None:
+    base = worker_server.url
     host, tables = started_tables(base)
     games = [t["game"] for t in tables]
     pages = ["/", "/docs", "/join/not-a-token", "/rules/nope",

@@ -22,8 +22,8 @@ SLOTS = """() => [...document.querySelectorAll('#game .fireworks .slot')].map((s
 
 
 @pytest.mark.parametrize("multicolor", [True, False])
-def test_the_fireworks_keep_one_row(shared_server, browser, multicolor: bool) -> None:
-    base = shared_server.url
+def test_the_fireworks_keep_one_row(worker_server, browser, multicolor: bool) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"multicolor": multicolor, "first_seat": 0})
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})

@@ -14,8 +14,8 @@ from tests.support.client import ApiClient
 pytestmark = pytest.mark.browser
 
 
-def test_enter_held_on_draw_does_not_keep_the_card(shared_server, browser) -> None:
-    base = shared_server.url
+def test_enter_held_on_draw_does_not_keep_the_card(worker_server, browser) -> None:
+    base = worker_server.url
     players = [ApiClient(base, "Ana"), ApiClient(base, "Beto")]
     table_id = new_table(players, "ikebana", start=True)  # Ana (seat 0) starts
     page = open_as(browser, base, players[0], PHONE, "es").new_page()

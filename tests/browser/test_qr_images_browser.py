@@ -21,8 +21,8 @@ def drawn(page, selector: str) -> int:
     return page.evaluate(f"() => document.querySelector('{selector}').naturalWidth")
 
 
-def test_invite_and_handoff_qr_codes_draw(shared_server, browser) -> None:
-    base = shared_server.url
+def test_invite_and_handoff_qr_codes_draw(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     for viewport in (PHONE, LAPTOP):

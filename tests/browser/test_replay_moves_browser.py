@@ -31,9 +31,9 @@ def _finished(base: str, ws: str, game: str) -> str:
 
 
 @pytest.mark.parametrize("game", ["hanabi", "ikebana", "block-and-guess"])
-def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, browser, game) -> None:
-    base = shared_server.url
-    match = _finished(base, shared_server.ws_url, game)
+def test_each_move_in_the_list_reads_as_its_line_of_the_log(worker_server, browser, game) -> None:
+    base = worker_server.url
+    match = _finished(base, worker_server.ws_url, game)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_cookies([{"name": "lang", "value": "es", "url": base}])
     page = context.new_page()

@@ -130,9 +130,9 @@ def _texts(page, base: str, match: str, spoken: int) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None:
-    base = shared_server.url
-    players, match = finished_table(base, shared_server.ws_url, game)
+def test_you_only_for_the_player_who_looks(worker_server, browser, game) -> None:
+    base = worker_server.url
+    players, match = finished_table(base, worker_server.ws_url, game)
     last = len(players[0].request("GET", f"/api/matches/{match}/replay?seat=0").json()["steps"])
     spoken = _spoken_step(players[0], match, game, last)
     guess = _guess_step(players[0], match, last) if game == "block-and-guess" else None
