@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -75,32 +77,41 @@ def postgres_cluster():
     cluster.stop()
 
 
+def fresh_database(request: pytest.FixtureRequest, kind: str, where: Path) -> str:
+    """The URL of a new, empty database: an SQLite file in ``where``, or a database of the
+    session's PostgreSQL."""
+    if kind == "sqlite":
+        return f"sqlite+aiosqlite:///{where / 'test.db'}"
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    return cluster.new_database(f"t_{secrets.token_hex(6)}")
+
+
+def serving(database_url: str, where: Path) -> Iterator[LiveServer]:
+    """A real uvicorn server on a free port, migrated, serving ``database_url``, for as
+    long as the fixture that yields from this lives."""
+    live = LiveServer(database_url, where / "data")
+    live.start()
+    yield live
+    live.stop()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path) -> str:
     """A fresh, empty database of each kind."""
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
-    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-    return cluster.new_database(f"t_{secrets.token_hex(6)}")
+    return fresh_database(request, request.param, tmp_path)
 
 
 @pytest.fixture
 def server(database_url: str, tmp_path):
     """A real uvicorn server on a free port, migrated, serving ``database_url``."""
-    live = LiveServer(database_url, tmp_path / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(database_url, tmp_path)
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory):
+def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """One SQLite-backed server for a whole module of REST tests."""
     tmp = tmp_path_factory.mktemp("srv")
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp / 'test.db'}", tmp / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(fresh_database(request, "sqlite", tmp), tmp)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -111,24 +122,13 @@ def shared_server_each_db(request: pytest.FixtureRequest,
     way. Each test makes its own players and tables; a test that lists every match or
     restarts its server takes ``server`` (a fresh one of its own) instead."""
     tmp = tmp_path_factory.mktemp("srv")
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp / 'test.db'}"
-    else:
-        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-        url = cluster.new_database(f"t_{secrets.token_hex(6)}")
-    live = LiveServer(url, tmp / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(fresh_database(request, request.param, tmp), tmp)
 
 
 @pytest.fixture(scope="session")
-def worker_server(tmp_path_factory: pytest.TempPathFactory):
+def worker_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """One SQLite-backed server for every test of a worker (a pytest-xdist process) that
     needs none of its own: each makes its own players and tables, lists nothing it did not
     make, and neither restarts nor configures the server."""
     tmp = tmp_path_factory.mktemp("worker-srv")
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp / 'test.db'}", tmp / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(fresh_database(request, "sqlite", tmp), tmp)
