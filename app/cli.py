@@ -120,17 +120,21 @@ _OWN_SPREAD = ("-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace")
 
 def spread(pytest_args: list[str], cores: int) -> list[str]:
     """The suite's files spread over the machine's cores, whole files per worker (pytest-xdist,
-    ``--dist loadfile``): a file's module fixtures (one server, one browser) serve all its
-    tests in one process. Most of a test's time is waiting on a server or a browser, so one
-    worker a core keeps both cores busy; more workers than cores (at most four) would only
-    make the tests that measure a wait race each other. A caller's own ``-n``, ``--dist``,
-    ``-p`` or ``--pdb`` wins; LUDOTECA_TEST_WORKERS=1 runs everything in one process."""
+    ``--dist loadfile``): a file's module fixtures (one server) serve all its tests in one
+    process. Files are handed out in the order the suite collects them
+    (``--no-loadscope-reorder``; tests/conftest.py puts the files of slow tests first, so
+    the longest start at once, and keeps tests/browser's files together, so a worker's one
+    Chromium serves them all). Most of a test's time is waiting on a server or a browser,
+    so one worker a core keeps both cores busy; more workers than cores (at most four)
+    would only make the tests that measure a wait race each other. A caller's own ``-n``,
+    ``--dist``, ``-p`` or ``--pdb`` wins; LUDOTECA_TEST_WORKERS=1 runs everything in one
+    process."""
     if any(arg.split("=")[0] in _OWN_SPREAD or arg.startswith("-n") for arg in pytest_args):
         return pytest_args
     workers = int(os.environ.get("LUDOTECA_TEST_WORKERS", "0")) or min(cores, 4)
     if workers <= 1:
         return pytest_args
-    return ["-n", str(workers), "--dist", "loadfile", *pytest_args]
+    return ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder", *pytest_args]
 
 
 def test(pytest_args: list[str]) -> int:

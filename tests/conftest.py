@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +32,39 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
         raise pytest.UsageError(f"tests sharing a node id in a spread run: {twins[:5]}")
 
 
+# tests marked slow from here, in files other work owns (tests/cluster): the cluster's
+# restarts, each a few processes stopped and started again under load. A name no longer
+# collected marks nothing.
+SLOW_ELSEWHERE = (
+    "tests/cluster/test_faults_live.py::test_postgres_restarted_under_load_in_two_processes",
+    "tests/cluster/test_behind_nginx.py::test_the_compose_proxy_in_front_of_two_processes_"
+    "survives_the_owner_dying",
+    "tests/cluster/test_two_processes.py::test_killing_the_owner_mid_game_loses_nothing_and_"
+    "the_survivor_finishes_it",
+    "tests/cluster/test_redis_faults.py::test_redis_dying_and_coming_back_empty_leaves_every_"
+    "table_one_owner",
+)
+
+
+def slow_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The files that hold a slow test first, the others after them, each in collection
+    order and each file's tests together: the longest tests (a soak, an image build, the
+    cluster's restarts) start at once on the workers while the rest fill the others in,
+    instead of starting last and making the whole run wait for them; and tests/browser's
+    files stay one run, so a worker launches its Chromium once (tests/browser/conftest.py)."""
+    slow_files = {item.nodeid.split("::")[0] for item in items
+                  if item.get_closest_marker("slow")}
+    return sorted(items, key=lambda item: item.nodeid.split("::")[0] not in slow_files)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW_ELSEWHERE):
+            item.add_marker(pytest.mark.slow)
+    items[:] = slow_files_first(items)
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster():
     cluster = PostgresCluster.find()
@@ -42,29 +77,58 @@ def postgres_cluster():
     cluster.stop()
 
 
+def fresh_database(request: pytest.FixtureRequest, kind: str, where: Path) -> str:
+    """The URL of a new, empty database: an SQLite file in ``where``, or a database of the
+    session's PostgreSQL."""
+    if kind == "sqlite":
+        return f"sqlite+aiosqlite:///{where / 'test.db'}"
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    return cluster.new_database(f"t_{secrets.token_hex(6)}")
+
+
+def serving(database_url: str, where: Path) -> Iterator[LiveServer]:
+    """A real uvicorn server on a free port, migrated, serving ``database_url``, for as
+    long as the fixture that yields from this lives."""
+    live = LiveServer(database_url, where / "data")
+    live.start()
+    yield live
+    live.stop()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path) -> str:
     """A fresh, empty database of each kind."""
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
-    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-    return cluster.new_database(f"t_{secrets.token_hex(6)}")
+    return fresh_database(request, request.param, tmp_path)
 
 
 @pytest.fixture
 def server(database_url: str, tmp_path):
     """A real uvicorn server on a free port, migrated, serving ``database_url``."""
-    live = LiveServer(database_url, tmp_path / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(database_url, tmp_path)
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory):
+def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """One SQLite-backed server for a whole module of REST tests."""
     tmp = tmp_path_factory.mktemp("srv")
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp / 'test.db'}", tmp / "data")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(fresh_database(request, "sqlite", tmp), tmp)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def shared_server_each_db(request: pytest.FixtureRequest,
+                          tmp_path_factory: pytest.TempPathFactory):
+    """One server per module on each database, for the tests of what a game stores and
+    reads back (its actions, its record, its replay): each database keeps those its own
+    way. Each test makes its own players and tables; a test that lists every match or
+    restarts its server takes ``server`` (a fresh one of its own) instead."""
+    tmp = tmp_path_factory.mktemp("srv")
+    yield from serving(fresh_database(request, request.param, tmp), tmp)
+
+
+@pytest.fixture(scope="session")
+def worker_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """One SQLite-backed server for every test of a worker (a pytest-xdist process) that
+    needs none of its own: each makes its own players and tables, lists nothing it did not
+    make, and neither restarts nor configures the server."""
+    tmp = tmp_path_factory.mktemp("worker-srv")
+    yield from serving(fresh_database(request, "sqlite", tmp), tmp)

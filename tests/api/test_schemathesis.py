@@ -11,9 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.slow  # every operation generated and sent: the suite's longest test (~4 min)
 def test_schemathesis_finds_no_fault_in_any_operation() -> None:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT_TEST"))}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, new_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -47,17 +46,11 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize("lang", ["es", "en"])
 @pytest.mark.parametrize("width", [390, 360])
-def test_hand_captions_keep_whole_words_on_phones(shared_server, browser, lang: str,
+def test_hand_captions_keep_whole_words_on_phones(worker_server, browser, lang: str,
                                                   width: int) -> None:
-    base = shared_server.url
+    base = worker_server.url
     players = [ApiClient(base, n) for n in ("Ana", "Beto", "Cleo")]
     table_id = new_table(players, "ajolocracia", start=True)
     page = open_as(browser, base, players[0], {"width": width, "height": 844}, lang).new_page()

@@ -19,7 +19,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import load_table, open_as, play_moves, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -30,12 +29,6 @@ NAMES = ("Ana", "Beto", "Cleo")
 AMBYSTOMAS = {"mexicanum", "lermaense", "rosaceum"}
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves_to_a_habitat_and_a_loose_ambystoma() -> list[tuple[int, dict]]:
@@ -79,17 +72,17 @@ def points(text: str) -> int:
 @pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 390, "height": 844}),
                                                 ("en", {"width": 1280, "height": 800})])
 def test_an_ambystoma_on_an_environment_is_scored_where_it_is_shown_and_the_reveal_is_heard(
-        shared_server, browser, lang: str, viewport: dict) -> None:
-    base = shared_server.url
+        worker_server, browser, lang: str, viewport: dict) -> None:
+    base = worker_server.url
     words = json.loads((CATALOGUES / f"{lang}.json").read_text())
     moves = moves_to_a_habitat_and_a_loose_ambystoma()
-    players, table_id = table_at(base, shared_server.ws_url, moves[:-1])
+    players, table_id = table_at(base, worker_server.ws_url, moves[:-1])
     page = open_as(browser, base, players[0], viewport, lang).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     load_table(page, base, table_id)
     before = page.locator("#table-app").get_attribute("data-version")
-    play(shared_server.ws_url, players, table_id, moves[-1:])  # the turn's last pick
+    play(worker_server.ws_url, players, table_id, moves[-1:])  # the turn's last pick
     page.wait_for_function(
         "(v) => document.getElementById('table-app').dataset.version !== v", arg=before)
     page.wait_for_timeout(300)
@@ -132,13 +125,13 @@ def whole_game() -> tuple[list[tuple[int, dict]], dict, list[int]]:
     return moves, state.bonus, list(ENGINE.outcome(state).scores)
 
 
-def test_the_end_of_the_game_says_the_value_awards_and_the_final_scores(shared_server,
+def test_the_end_of_the_game_says_the_value_awards_and_the_final_scores(worker_server,
                                                                         browser) -> None:
     """The log at the end once said only "Time for democracy! Value cards are counted" and
     the winner: neither who won or lost points for values nor anyone's final score."""
-    base = shared_server.url
+    base = worker_server.url
     moves, bonus, scores = whole_game()
-    players, table_id = table_at(base, shared_server.ws_url, moves)
+    players, table_id = table_at(base, worker_server.ws_url, moves)
     for lang, viewport in (("es", {"width": 390, "height": 844}),
                            ("en", {"width": 1280, "height": 800})):
         words = json.loads((CATALOGUES / f"{lang}.json").read_text())
@@ -190,16 +183,16 @@ def check_icon_legend(scope, words: dict, width: int) -> None:
 @pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 390, "height": 844}),
                                                 ("en", {"width": 1280, "height": 800})])
 def test_the_score_tables_say_what_their_icons_mean_without_a_tooltip(
-        shared_server, browser, lang: str, viewport: dict) -> None:
+        worker_server, browser, lang: str, viewport: dict) -> None:
     """The score tables' columns were headed by a card icon alone, explained only by a
     tooltip: on a phone nothing said which column was which. A legend under each table pairs
     every icon (and R1, R2, R3 at the end) with its name, during play and at the end."""
-    base = shared_server.url
+    base = worker_server.url
     width = viewport["width"]
     words = json.loads((CATALOGUES / f"{lang}.json").read_text())
     moves, _, _ = whole_game()
     for stage, played in (("play", moves[:6]), ("end", moves)):
-        players, table_id = table_at(base, shared_server.ws_url, played)
+        players, table_id = table_at(base, worker_server.ws_url, played)
         page = open_as(browser, base, players[0], viewport, lang).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launch_chromium, sit_two_players
+from tests.support.browser import sit_two_players
 
 pytestmark = pytest.mark.browser
 
@@ -90,129 +90,127 @@ def play_one(page, stats: dict) -> bool:
     return True
 
 
-def test_two_browsers_pick_secretly_reveal_together_and_finish(shared_server) -> None:
+def test_two_browsers_pick_secretly_reveal_together_and_finish(shared_server, browser) -> None:
     base = shared_server.url
     ARTIFACTS.mkdir(exist_ok=True)
-    with launch_chromium() as browser:
-        host_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
-        guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
-                                        is_mobile=True, has_touch=True)
-        host = host_ctx.new_page()
-        guest = guest_ctx.new_page()
-        errors: list[str] = []
-        for page in (host, guest):
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-        sit_two_players(host, guest, base, "ajolocracia")
-        for page in (host, guest):
-            page.wait_for_selector(".aj-hand")
-            assert len(hand(page)) == 10
-            assert page.locator(".aj-reveal").count() == 0
-        check_page(guest, 390)
-
-        # turn 1: the host picks; the guest sees that, not what
-        host_hand, guest_hand = hand(host), hand(guest)
-        host_card = host_hand[0]
-        host_kind = host.get_attribute(f".aj-hand-card[data-card='{host_card}']", "data-kind")
-        pick(host, host_card)
-        assert selected(host) == [host_card]
-        guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
-        assert "aj-picking" in player_state(guest, 1) and "aj-picking" in player_state(host, 1)
-        assert not shows_card(guest, host_card) and guest.locator(".aj-reveal").count() == 0
-        assert "has picked" in guest.locator(".aj-player[data-seat='0']").inner_text()
-        guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-other-picked.png"),
-                         full_page=True)
-        host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-picked.png"), full_page=True)
-        check_page(guest, 390)
-        check_page(host)
-        # a reload keeps the pick (it is the server's) and rebuilds the log from the history
-        host.reload()
-        host.wait_for_selector(".aj-hand-card.aj-selected")
-        assert selected(host) == [host_card]
-        assert host.locator("#log li").count() == 2  # round 1's opening line, the pick
-
-        # the guest's pick completes the turn: both picks are revealed together
-        guest_card = guest_hand[-1]
-        guest_kind = guest.get_attribute(f".aj-hand-card[data-card='{guest_card}']", "data-kind")
-        pick(guest, guest_card)
-        for page in (host, guest):
-            page.wait_for_selector(".aj-reveal-item[data-seat='1']", timeout=WAIT)
-            for seat, card, kind in ((0, host_card, host_kind), (1, guest_card, guest_kind)):
-                item = page.locator(f".aj-reveal-item[data-seat='{seat}'] .aj-reveal-card")
-                assert item.get_attribute("data-card") == card
-                assert item.get_attribute("data-kind") == kind
-            assert len(hand(page)) == 9
-            assert page.locator(".aj-player.aj-picked").count() == 0
-        # hands passed: each now holds what the other kept
-        assert sorted(hand(host)) == sorted(set(guest_hand) - {guest_card})
-        assert sorted(hand(guest)) == sorted(set(host_hand) - {host_card})
-        assert "Turn 2" in guest.locator(".aj-status").inner_text()
-        guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-revealed.png"), full_page=True)
-        check_page(guest, 390)
-
-        # turn 2: the host changes its mind and takes its pick back before the guest picks
-        first, second = hand(host)[0], hand(host)[1]
-        pick(host, first)
-        pick(host, second)
-        assert selected(host) == [second]
-        guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
-        before = version(host)
-        host.click(".aj-unpick")
-        after_change(host, before)
-        assert selected(host) == [] and host.locator(".aj-unpick").count() == 0
-        guest.wait_for_selector(".aj-player[data-seat='0'].aj-picking", timeout=WAIT)
-        pick(host, first)
-        guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
-        pick(guest, hand(guest)[0])
-        for page in (host, guest):
-            page.wait_for_selector(f".aj-reveal-card[data-card='{first}']", timeout=WAIT)
-
-        # turn 3: the guest picks first; the host sees that, not what
-        guest_card = hand(guest)[0]
-        pick(guest, guest_card)
-        host.wait_for_selector(".aj-player[data-seat='1'].aj-picked", timeout=WAIT)
-        assert not shows_card(host, guest_card)
-        assert "ya eligió" in host.locator(".aj-player[data-seat='1']").inner_text()
-        host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-other-picked.png"),
-                        full_page=True)
-        pick(host, hand(host)[0])
-        for page in (host, guest):
-            page.wait_for_selector(f".aj-reveal-card[data-card='{guest_card}']", timeout=WAIT)
-
-        # and on to the end of the game
-        stats = {"double": 0, "name": "host"}
-        guest_stats = {"double": 0, "name": "phone"}
-        for _ in range(200):
-            if host.locator(".aj-final").count() and guest.locator(".aj-final").count():
-                break
-            if not (play_one(host, stats) or play_one(guest, guest_stats)):
-                host.wait_for_timeout(100)
-        else:
-            raise AssertionError("the game did not end")
-        for page in (host, guest):
-            assert page.locator(".aj-results-table tbody tr").count() == 2
-            assert page.locator(".aj-values-table").count() == 1
-            assert page.locator("#log li").count() > 30
-        assert "Gana" in host.locator(".aj-final").inner_text()
-        assert "win" in guest.locator(".aj-final").inner_text()
-        check_page(guest, 390)
-        check_page(host)
-        host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-final.png"), full_page=True)
-        guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-final.png"), full_page=True)
-        print(f"double picks: host {stats['double']}, guest {guest_stats['double']}")
-        assert not errors, errors
-        host_ctx.close()
-        guest_ctx.close()
-
-
-def test_rules_page_draws_every_card(shared_server) -> None:
-    with launch_chromium() as browser:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        errors: list[str] = []
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                    is_mobile=True, has_touch=True)
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(shared_server.url + "/rules/ajolocracia")
-        page.wait_for_selector("#aj-gallery svg.aj-card")
-        assert page.locator("#aj-gallery svg.aj-card").count() == 12
-        check_page(page, 390)
-        page.screenshot(path=str(ARTIFACTS / "ajolocracia-rules-phone.png"), full_page=True)
-        assert not errors, errors
+
+    sit_two_players(host, guest, base, "ajolocracia")
+    for page in (host, guest):
+        page.wait_for_selector(".aj-hand")
+        assert len(hand(page)) == 10
+        assert page.locator(".aj-reveal").count() == 0
+    check_page(guest, 390)
+
+    # turn 1: the host picks; the guest sees that, not what
+    host_hand, guest_hand = hand(host), hand(guest)
+    host_card = host_hand[0]
+    host_kind = host.get_attribute(f".aj-hand-card[data-card='{host_card}']", "data-kind")
+    pick(host, host_card)
+    assert selected(host) == [host_card]
+    guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
+    assert "aj-picking" in player_state(guest, 1) and "aj-picking" in player_state(host, 1)
+    assert not shows_card(guest, host_card) and guest.locator(".aj-reveal").count() == 0
+    assert "has picked" in guest.locator(".aj-player[data-seat='0']").inner_text()
+    guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-other-picked.png"),
+                     full_page=True)
+    host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-picked.png"), full_page=True)
+    check_page(guest, 390)
+    check_page(host)
+    # a reload keeps the pick (it is the server's) and rebuilds the log from the history
+    host.reload()
+    host.wait_for_selector(".aj-hand-card.aj-selected")
+    assert selected(host) == [host_card]
+    assert host.locator("#log li").count() == 2  # round 1's opening line, the pick
+
+    # the guest's pick completes the turn: both picks are revealed together
+    guest_card = guest_hand[-1]
+    guest_kind = guest.get_attribute(f".aj-hand-card[data-card='{guest_card}']", "data-kind")
+    pick(guest, guest_card)
+    for page in (host, guest):
+        page.wait_for_selector(".aj-reveal-item[data-seat='1']", timeout=WAIT)
+        for seat, card, kind in ((0, host_card, host_kind), (1, guest_card, guest_kind)):
+            item = page.locator(f".aj-reveal-item[data-seat='{seat}'] .aj-reveal-card")
+            assert item.get_attribute("data-card") == card
+            assert item.get_attribute("data-kind") == kind
+        assert len(hand(page)) == 9
+        assert page.locator(".aj-player.aj-picked").count() == 0
+    # hands passed: each now holds what the other kept
+    assert sorted(hand(host)) == sorted(set(guest_hand) - {guest_card})
+    assert sorted(hand(guest)) == sorted(set(host_hand) - {host_card})
+    assert "Turn 2" in guest.locator(".aj-status").inner_text()
+    guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-revealed.png"), full_page=True)
+    check_page(guest, 390)
+
+    # turn 2: the host changes its mind and takes its pick back before the guest picks
+    first, second = hand(host)[0], hand(host)[1]
+    pick(host, first)
+    pick(host, second)
+    assert selected(host) == [second]
+    guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
+    before = version(host)
+    host.click(".aj-unpick")
+    after_change(host, before)
+    assert selected(host) == [] and host.locator(".aj-unpick").count() == 0
+    guest.wait_for_selector(".aj-player[data-seat='0'].aj-picking", timeout=WAIT)
+    pick(host, first)
+    guest.wait_for_selector(".aj-player[data-seat='0'].aj-picked", timeout=WAIT)
+    pick(guest, hand(guest)[0])
+    for page in (host, guest):
+        page.wait_for_selector(f".aj-reveal-card[data-card='{first}']", timeout=WAIT)
+
+    # turn 3: the guest picks first; the host sees that, not what
+    guest_card = hand(guest)[0]
+    pick(guest, guest_card)
+    host.wait_for_selector(".aj-player[data-seat='1'].aj-picked", timeout=WAIT)
+    assert not shows_card(host, guest_card)
+    assert "ya eligió" in host.locator(".aj-player[data-seat='1']").inner_text()
+    host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-other-picked.png"),
+                    full_page=True)
+    pick(host, hand(host)[0])
+    for page in (host, guest):
+        page.wait_for_selector(f".aj-reveal-card[data-card='{guest_card}']", timeout=WAIT)
+
+    # and on to the end of the game
+    stats = {"double": 0, "name": "host"}
+    guest_stats = {"double": 0, "name": "phone"}
+    for _ in range(200):
+        if host.locator(".aj-final").count() and guest.locator(".aj-final").count():
+            break
+        if not (play_one(host, stats) or play_one(guest, guest_stats)):
+            host.wait_for_timeout(100)
+    else:
+        raise AssertionError("the game did not end")
+    for page in (host, guest):
+        assert page.locator(".aj-results-table tbody tr").count() == 2
+        assert page.locator(".aj-values-table").count() == 1
+        assert page.locator("#log li").count() > 30
+    assert "Gana" in host.locator(".aj-final").inner_text()
+    assert "win" in guest.locator(".aj-final").inner_text()
+    check_page(guest, 390)
+    check_page(host)
+    host.screenshot(path=str(ARTIFACTS / "ajolocracia-desktop-final.png"), full_page=True)
+    guest.screenshot(path=str(ARTIFACTS / "ajolocracia-phone-final.png"), full_page=True)
+    print(f"double picks: host {stats['double']}, guest {guest_stats['double']}")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def test_rules_page_draws_every_card(shared_server, browser) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(shared_server.url + "/rules/ajolocracia")
+    page.wait_for_selector("#aj-gallery svg.aj-card")
+    assert page.locator("#aj-gallery svg.aj-card").count() == 12
+    check_page(page, 390)
+    page.screenshot(path=str(ARTIFACTS / "ajolocracia-rules-phone.png"), full_page=True)
+    assert not errors, errors

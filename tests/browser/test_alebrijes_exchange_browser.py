@@ -18,7 +18,6 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -32,14 +31,8 @@ WORDS = {  # what the panel and the column say in each language
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def players(shared_server) -> list[ApiClient]:
-    return [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def players(worker_server) -> list[ApiClient]:
+    return [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
 
 
 async def everyone_keeps(ws_base: str, players: list[ApiClient], table_id: str) -> None:
@@ -58,14 +51,14 @@ async def everyone_keeps(ws_base: str, players: list[ApiClient], table_id: str) 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "es")],
                          ids=["phone-en", "laptop-es"])
-def test_the_exchange_is_not_called_a_trick(shared_server, browser, players, viewport,
+def test_the_exchange_is_not_called_a_trick(worker_server, browser, players, viewport,
                                             lang) -> None:
     words = WORDS[lang]
     table_id = new_table(players, "alebrijes", start=True)  # seat 0 starts (first_seat)
-    context = open_as(browser, shared_server.url, players[1], viewport, lang)
+    context = open_as(browser, worker_server.url, players[1], viewport, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         title = page.locator("#ab-trick-title").inner_text()
         assert words["trick"] not in title and title == words["exchange"], title
         note = page.locator("#ab-to-beat").inner_text()
@@ -76,7 +69,7 @@ def test_the_exchange_is_not_called_a_trick(shared_server, browser, players, vie
 
         # after the exchange the first trick is led by the round's starter
         before = page.locator("#table-app").get_attribute("data-version")
-        run(everyone_keeps(shared_server.ws_url, players, table_id))
+        run(everyone_keeps(worker_server.ws_url, players, table_id))
         page.wait_for_function(
             "(before) => document.getElementById('table-app').dataset.version !== before",
             arg=before, timeout=10_000)

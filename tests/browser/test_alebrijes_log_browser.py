@@ -27,7 +27,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -54,12 +53,6 @@ WORDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 async def the_others_keep(ws_base: str, players: list[ApiClient], table_id: str) -> None:
     clients = await connect(ws_base, players, table_id)
     try:
@@ -78,10 +71,10 @@ def log_lines(page) -> list[str]:
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_own_exchange_and_single_cards_read_right(shared_server, browser, viewport,
+def test_own_exchange_and_single_cards_read_right(worker_server, browser, viewport,
                                                   lang) -> None:
     words = WORDS[lang]
-    base = shared_server.url
+    base = worker_server.url
     players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", SEED, {"first_seat": 0})
     page = open_as(browser, base, players[0], viewport, lang).new_page()
@@ -101,7 +94,7 @@ def test_own_exchange_and_single_cards_read_right(shared_server, browser, viewpo
         other.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
         assert log_lines(other)[-1] == words["theirs"]  # the others learn no card
 
-        run(the_others_keep(shared_server.ws_url, players, table_id))
+        run(the_others_keep(worker_server.ws_url, players, table_id))
         page.wait_for_selector(".ab-suggest summary")
         page.locator(".ab-suggest summary").click()
         offers = [o.strip() for o in page.locator(".ab-suggest-list button").all_inner_texts()]
@@ -155,16 +148,16 @@ NO_BEAT = {
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_nothing_beats_the_table_says_so(shared_server, browser, viewport, lang) -> None:
+def test_nothing_beats_the_table_says_so(worker_server, browser, viewport, lang) -> None:
     """With nothing in your hand that beats the table the page said "beat the combination or
     pass" over a greyed-out "select cards to play"; now it says nothing beats it and offers
     the pass, and cards selected for the pass's exchange raise no "does not beat" hint."""
     words = NO_BEAT[lang]
-    base = shared_server.url
+    base = worker_server.url
     players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", 19, {"first_seat": 0})
 
-    play_moves(shared_server.ws_url, players, table_id, moves_to_no_beat(19))
+    play_moves(worker_server.ws_url, players, table_id, moves_to_no_beat(19))
     page = open_as(browser, base, players[0], viewport, lang).new_page()
     try:
         load_table(page, base, table_id)
@@ -205,18 +198,18 @@ def moves_to_last_answer(seed: int) -> tuple[list[tuple[int, dict]], int]:
         state, _ = ENGINE.apply(state, seat, action)
 
 
-def test_a_suggestion_that_wins_the_trick_keeps_the_focus_in_the_hand(shared_server,
+def test_a_suggestion_that_wins_the_trick_keeps_the_focus_in_the_hand(worker_server,
                                                                      browser) -> None:
     """Ana plays one of the playable combinations (the list under her hand) as the last to
     answer: she wins the trick and leads the next, so the list is drawn again, closed. The
     focus went to a hidden button of that list with the same key and fell to the page's
     body (Tab started over from the top); now it is in her hand."""
-    base = shared_server.url
+    base = worker_server.url
     players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", 6, {"first_seat": 0})
     moves, index = moves_to_last_answer(6)
 
-    play_moves(shared_server.ws_url, players, table_id, moves)
+    play_moves(worker_server.ws_url, players, table_id, moves)
     page = open_as(browser, base, players[0], PHONE, "es").new_page()
     try:
         load_table(page, base, table_id)

@@ -17,7 +17,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import act, connect, open_as, run, seeded_table, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -26,12 +25,6 @@ ENGINE = ENGINES["alebrijes"]
 SEED = 2
 NAMES = ("Ana", "Beto", "Celia")
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves_to_an_ollin(seed: int, empty_deck: bool = False, size: int = 2
@@ -78,11 +71,11 @@ def table_at(base: str, ws_url: str, seed: int, moves: list[tuple[int, dict]]
     return players, table_id
 
 
-def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_server,
+def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(worker_server,
                                                                      browser) -> None:
-    base = shared_server.url
+    base = worker_server.url
     moves, chooser = moves_to_an_ollin(2)
-    players, table_id = table_at(base, shared_server.ws_url, 2, moves)
+    players, table_id = table_at(base, worker_server.ws_url, 2, moves)
     name = NAMES[chooser]
     errors: list[str] = []
     for lang, viewport in (("es", {"width": 390, "height": 844}),
@@ -137,11 +130,11 @@ def test_an_ollin_choice_reads_right_for_the_chooser_and_the_others(shared_serve
         page.context.close()
 
 
-def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(shared_server,
+def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(worker_server,
                                                                 browser) -> None:
-    base = shared_server.url
+    base = worker_server.url
     moves, chooser = moves_to_an_ollin(4, empty_deck=True)
-    players, table_id = table_at(base, shared_server.ws_url, 4, moves)
+    players, table_id = table_at(base, worker_server.ws_url, 4, moves)
     for lang, viewport in (("es", {"width": 390, "height": 844}),
                            ("en", {"width": 1280, "height": 800})):
         words = json.loads((CATALOGUES / f"{lang}.json").read_text())
@@ -154,10 +147,10 @@ def test_with_the_deck_empty_the_chooser_is_told_nobody_can_draw(shared_server,
         page.context.close()
 
 
-def test_a_one_card_ollin_leaves_the_hand_alone(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_one_card_ollin_leaves_the_hand_alone(worker_server, browser) -> None:
+    base = worker_server.url
     moves, chooser = moves_to_an_ollin(2, size=1)
-    players, table_id = table_at(base, shared_server.ws_url, 2, moves)
+    players, table_id = table_at(base, worker_server.ws_url, 2, moves)
     name = NAMES[chooser]
     for lang, viewport in (("es", {"width": 390, "height": 844}),
                            ("en", {"width": 1280, "height": 800})):

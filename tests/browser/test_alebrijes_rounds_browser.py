@@ -22,7 +22,6 @@ from tests.browser.comfort import (
     run,
     seeded_table,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -37,27 +36,21 @@ WHY = {"es": "La carta más alta de cada pinta: ", "en": "Highest card of each s
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def finished(shared_server) -> tuple[list[ApiClient], str]:
-    players = [ApiClient(shared_server.url, name) for name in NAMES]
+def finished(worker_server) -> tuple[list[ApiClient], str]:
+    players = [ApiClient(worker_server.url, name) for name in NAMES]
     table_id = seeded_table(players, "alebrijes", 5, {"first_seat": 0})
-    run(finish(shared_server.ws_url, players, table_id, random.Random(5)))
+    run(finish(worker_server.ws_url, players, table_id, random.Random(5)))
     return players, table_id
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_every_round_is_shown_and_adds_up(shared_server, browser, finished, viewport,
+def test_every_round_is_shown_and_adds_up(worker_server, browser, finished, viewport,
                                           lang) -> None:
     players, table_id = finished
-    page = open_as(browser, shared_server.url, players[0], viewport, lang).new_page()
+    page = open_as(browser, worker_server.url, players[0], viewport, lang).new_page()
     try:
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         page.wait_for_selector(".ab-final")
         rounds = page.locator(".ab-rounds .ab-round")
         assert rounds.count() == 3
@@ -98,17 +91,17 @@ def moves_to_round_two(seed: int) -> list[tuple[int, dict]]:
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_the_round_just_scored_comes_before_the_players(shared_server, browser, viewport,
+def test_the_round_just_scored_comes_before_the_players(worker_server, browser, viewport,
                                                         lang) -> None:
     """When a player goes out the next round opens with its exchange; how the last round
     ended was drawn under the players' table, at the bottom of a phone's page, where
     nobody looks while choosing cards to exchange. Now it comes right after the
     exchange panel; once the first trick is led it goes back below the players."""
-    base = shared_server.url
+    base = worker_server.url
     players = [ApiClient(base, name) for name in NAMES]
     table_id = seeded_table(players, "alebrijes", 7, {"first_seat": 0})
 
-    play_moves(shared_server.ws_url, players, table_id, moves_to_round_two(7))
+    play_moves(worker_server.ws_url, players, table_id, moves_to_round_two(7))
     page = open_as(browser, base, players[0], viewport, lang).new_page()
     try:
         load_table(page, base, table_id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -16,22 +15,16 @@ pytestmark = pytest.mark.browser
 OLLIN = {"es": "Con Ollin", "en": "With Ollin"}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_the_rules_show_the_cards_and_the_ollin_mark(shared_server, browser, viewport,
+def test_the_rules_show_the_cards_and_the_ollin_mark(worker_server, browser, viewport,
                                                      lang) -> None:
-    player = ApiClient(shared_server.url, "Ana")
-    page = open_as(browser, shared_server.url, player, viewport, lang).new_page()
+    player = ApiClient(worker_server.url, "Ana")
+    page = open_as(browser, worker_server.url, player, viewport, lang).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(shared_server.url + "/rules/alebrijes")
+        page.goto(worker_server.url + "/rules/alebrijes")
         page.wait_for_selector("#ab-gallery svg.abcard")
         cards = page.locator("#ab-gallery svg.abcard")
         assert cards.count() == 6

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -21,21 +20,20 @@ NOTE = {"es": "ficha inicial pasa a quien abre cada baza; si al acabar la ronda 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_the_start_token_is_explained_on_the_table(shared_server, viewport, lang) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ("Ana", "Beto", "Celia")]
+def test_the_start_token_is_explained_on_the_table(worker_server, browser, viewport, lang) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ("Ana", "Beto", "Celia")]
     table_id = seeded_table(players, "alebrijes", 5, {"first_seat": 0})
-    with launch_chromium() as browser:
-        page = open_as(browser, shared_server.url, players[1], viewport, lang).new_page()
-        load_table(page, shared_server.url, table_id)
-        badge = page.locator(".ab-table tbody .badge")
-        assert badge.count() == 1
-        token = badge.inner_text().strip()
-        note = page.locator(".ab-players #ab-token-note")
-        assert note.is_visible()
-        text = " ".join(note.inner_text().split())
-        box = note.bounding_box()
-        width = page.evaluate("() => document.documentElement.scrollWidth")
-        page.context.close()
+    page = open_as(browser, worker_server.url, players[1], viewport, lang).new_page()
+    load_table(page, worker_server.url, table_id)
+    badge = page.locator(".ab-table tbody .badge")
+    assert badge.count() == 1
+    token = badge.inner_text().strip()
+    note = page.locator(".ab-players #ab-token-note")
+    assert note.is_visible()
+    text = " ".join(note.inner_text().split())
+    box = note.bounding_box()
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    page.context.close()
     # the same badge as beside the name, then the words for it
     assert text.startswith(token)
     assert text == NOTE[lang]

@@ -16,17 +16,10 @@ import pytest
 from app.games.allegra import ENGINE
 from tests.browser.comfort import LAPTOP, PHONE
 from tests.games.allegra.helpers import D, P, make, play
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["Ana", "Beto", "Celia", "Dani", "Eva", "Fede"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 ROW = [1, 2, 0, 1, 0, 1, 2, 0, 2, 0, 1, 2]  # no three equal cards in a line anywhere
@@ -69,15 +62,15 @@ def bonus_round(seats: int) -> dict[str, Any]:
     (3, PHONE, "es", "★", "★ Despejó todo su display: 10 puntos menos, ya contados"),
     (2, LAPTOP, "en", "★", "★ Cleared their whole display: 10 points off, already counted"),
     (6, LAPTOP, "en", "★", "★ Cleared their whole display: 10 points off, already counted")])
-def test_the_score_table_marks_and_words_the_bonus(shared_server, browser, seats: int,
+def test_the_score_table_marks_and_words_the_bonus(worker_server, browser, seats: int,
                                                    viewport: dict, lang: str, mark: str,
                                                    legend: str) -> None:
     message = bonus_round(seats)
     context = browser.new_context(viewport=viewport, locale=lang)
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     try:
         page = context.new_page()
-        page.goto(shared_server.url + "/rules/allegra")
+        page.goto(worker_server.url + "/rules/allegra")
         page.add_style_tag(url="/static/css/games/allegra.css")
         page.evaluate(DRAW, {"message": message, "names": NAMES})
         read = page.evaluate(READ)

@@ -22,7 +22,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -98,11 +97,11 @@ WORDS = {"es": ("Despejar los tres {value} de tu columna {col}",
                 "{player}, row {row}, column {col}: {value}")}
 
 
-def test_a_column_is_named_as_its_cards_are(shared_server) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def test_a_column_is_named_as_its_cards_are(worker_server, browser) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = seeded_table(players, "allegra", 1,
                             {"rounds": 1, "knock": False, "first_seat": 0})
-    state = run(to_a_column(shared_server.ws_url, players, table_id))
+    state = run(to_a_column(worker_server.ws_url, players, table_id))
     view = state["view"]
     names = ["Ana", "Beto", "Celia"]
     expected = []
@@ -113,25 +112,24 @@ def test_a_column_is_named_as_its_cards_are(shared_server) -> None:
         value = view["players"][owner]["grid"][index]["value"]
         expected.append((",".join(map(str, action["cells"])), owner, index % 4 + 1,
                          index // 4 + 1, value))
-    with launch_chromium() as browser:
-        for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
-            own, other, label = WORDS[lang]
-            context = open_as(browser, shared_server.url, players[0], viewport, lang)
-            try:
-                page = context.new_page()
-                load_table(page, shared_server.url, table_id)
-                page.screenshot(path=f"/tmp/al-review/clear-words-{lang}.png")
-                for cells, owner, col, row, value in expected:
-                    text = page.inner_text(f"button[data-action=clear][data-cells='{cells}']")
-                    words = own if owner == 0 else other
-                    assert text == words.format(value=value, col=col, player=names[owner]), text
-                    # the card at the top of that column carries the same column number
-                    labels = page.evaluate(
-                        "() => [...document.querySelectorAll('.al-cell.in-line')]"
-                        ".map((c) => c.getAttribute('aria-label')"
-                        " ?? c.querySelector('[aria-label]')?.getAttribute('aria-label')"
-                        " ?? c.querySelector('title')?.textContent)")
-                    assert label.format(player=names[owner], row=row, col=col,
-                                        value=value) in labels, labels
-            finally:
-                context.close()
+    for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
+        own, other, label = WORDS[lang]
+        context = open_as(browser, worker_server.url, players[0], viewport, lang)
+        try:
+            page = context.new_page()
+            load_table(page, worker_server.url, table_id)
+            page.screenshot(path=f"/tmp/al-review/clear-words-{lang}.png")
+            for cells, owner, col, row, value in expected:
+                text = page.inner_text(f"button[data-action=clear][data-cells='{cells}']")
+                words = own if owner == 0 else other
+                assert text == words.format(value=value, col=col, player=names[owner]), text
+                # the card at the top of that column carries the same column number
+                labels = page.evaluate(
+                    "() => [...document.querySelectorAll('.al-cell.in-line')]"
+                    ".map((c) => c.getAttribute('aria-label')"
+                    " ?? c.querySelector('[aria-label]')?.getAttribute('aria-label')"
+                    " ?? c.querySelector('title')?.textContent)")
+                assert label.format(player=names[owner], row=row, col=col,
+                                    value=value) in labels, labels
+        finally:
+            context.close()

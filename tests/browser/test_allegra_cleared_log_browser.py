@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
 
 LINES = """async (events) => {
@@ -27,15 +25,14 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_cleared_line_reads_naturally(shared_server, lang: str) -> None:
+def test_a_cleared_line_reads_naturally(worker_server, browser, lang: str) -> None:
     events = [{"type": "cleared", "seat": 0, "value": 1, "cells": [0, 5, 10]},
               {"type": "cleared", "seat": 1, "value": -1, "cells": [1, 2, 3]}]
-    with launch_chromium() as browser:
-        context = browser.new_context()
-        context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
-        try:
-            page = context.new_page()
-            page.goto(shared_server.url + "/rules/allegra")
-            assert page.evaluate(LINES, events) == EXPECTED[lang]
-        finally:
-            context.close()
+    context = browser.new_context()
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
+    try:
+        page = context.new_page()
+        page.goto(worker_server.url + "/rules/allegra")
+        assert page.evaluate(LINES, events) == EXPECTED[lang]
+    finally:
+        context.close()

@@ -11,7 +11,6 @@ import re
 import pytest
 
 from tests.browser.comfort import PHONE, finish, load_table, new_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -23,27 +22,21 @@ READ = """() => [...document.querySelectorAll('.al-last .al-last-grid')].map((g)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def finished(shared_server) -> tuple[list[ApiClient], str]:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def finished(worker_server) -> tuple[list[ApiClient], str]:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = new_table(players, "allegra", start=True)
-    run(finish(shared_server.ws_url, players, table_id, random.Random(3)))
+    run(finish(worker_server.ws_url, players, table_id, random.Random(3)))
     return players, table_id
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_each_last_grid_shows_the_fifteen_cards_its_caption_adds_up(
-        shared_server, browser, finished, lang: str) -> None:
+        worker_server, browser, finished, lang: str) -> None:
     players, table_id = finished
-    context = open_as(browser, shared_server.url, players[0], PHONE, lang)
+    context = open_as(browser, worker_server.url, players[0], PHONE, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         grids = page.evaluate(READ)
         assert len(grids) == 3, grids
         for grid in grids:

@@ -19,7 +19,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -43,27 +42,26 @@ def looks_faded(cells: list[dict]) -> bool:
     return all(not c["button"] and c["opacity"] < 0.7 for c in cells)
 
 
-def test_two_players_the_repeat_of_my_column_is_tappable_then_faded(shared_server) -> None:
+def test_two_players_the_repeat_of_my_column_is_tappable_then_faded(worker_server, browser) -> None:
     """Two players: the repeated column is my own right column, part of my display; while I
     turn up my first cards its face-down cards are targets, and once we play, not."""
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = seeded_table(players, "allegra", 5, {"rounds": 1, "first_seat": 1})
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], LAPTOP, "en")
-        try:
-            page = context.new_page()
-            load_table(page, shared_server.url, table_id)
-            cells = page.evaluate(GHOST)
-            assert len(cells) == 3 and looks_live(cells), cells
-            page.screenshot(path="/tmp/al-knock/ghost-2-en-live.png")
-            reveals = [(seat, {"type": "reveal", "pos": pos}) for seat in range(2)
-                       for pos in (1, 2)]
-            play_moves(shared_server.ws_url, players, table_id, reveals)
-            page.wait_for_function("() => !document.querySelector('.al-ghost button')")
-            cells = page.evaluate(GHOST)
-            assert len(cells) == 3 and looks_faded(cells), cells
-        finally:
-            context.close()
+    context = open_as(browser, worker_server.url, players[0], LAPTOP, "en")
+    try:
+        page = context.new_page()
+        load_table(page, worker_server.url, table_id)
+        cells = page.evaluate(GHOST)
+        assert len(cells) == 3 and looks_live(cells), cells
+        page.screenshot(path="/tmp/al-knock/ghost-2-en-live.png")
+        reveals = [(seat, {"type": "reveal", "pos": pos}) for seat in range(2)
+                   for pos in (1, 2)]
+        play_moves(worker_server.ws_url, players, table_id, reveals)
+        page.wait_for_function("() => !document.querySelector('.al-ghost button')")
+        cells = page.evaluate(GHOST)
+        assert len(cells) == 3 and looks_faded(cells), cells
+    finally:
+        context.close()
 
 
 async def beto_placed(ws_base: str, players: list[ApiClient], table_id: str) -> None:
@@ -90,33 +88,32 @@ async def beto_placed(ws_base: str, players: list[ApiClient], table_id: str) -> 
 
 
 @pytest.mark.parametrize(("seats", "viewport", "lang"), [(3, PHONE, "es"), (6, LAPTOP, "en")])
-def test_the_repeat_is_tappable_when_i_take_from_the_knocker(shared_server, seats: int,
+def test_the_repeat_is_tappable_when_i_take_from_the_knocker(worker_server, browser, seats: int,
                                                              viewport: dict, lang: str) -> None:
     names = ["Ana", "Beto", "Celia", "Dani", "Eva", "Fede"][:seats]
-    players = [ApiClient(shared_server.url, name) for name in names]
+    players = [ApiClient(worker_server.url, name) for name in names]
     table_id = seeded_table(players, "allegra", 5, {"rounds": 1, "knock": True,
                                                     "knock_seconds": 30, "first_seat": 0})
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], viewport, lang)
-        try:
-            page = context.new_page()
-            if seats == 3:
-                run(beto_placed(shared_server.ws_url, players, table_id))
-            else:
-                reveals = [(s, {"type": "reveal", "pos": pos}) for s in range(seats)
-                           for pos in (1, 2)]
-                play_moves(shared_server.ws_url, players, table_id, reveals)
-            load_table(page, shared_server.url, table_id)
-            cells = page.evaluate(GHOST)
-            if seats == 3:
-                # Ana picks from Beto's display: the repeated column (Celia's) is in it
-                assert len(cells) == 3 and looks_live(cells), cells
-                page.locator(".al-table").screenshot(path="/tmp/al-knock/ghost-3-es-live.png")
-                page.locator(".al-ghost button").first.click()
-                assert page.evaluate("() => !!document.querySelector('.al-cell.picked')")
-            else:
-                # Ana's turn to take a card: nothing on the strip is a target yet
-                assert len(cells) == 3 and looks_faded(cells), cells
-            page.screenshot(path=f"/tmp/al-knock/ghost-{seats}-{lang}.png")
-        finally:
-            context.close()
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        if seats == 3:
+            run(beto_placed(worker_server.ws_url, players, table_id))
+        else:
+            reveals = [(s, {"type": "reveal", "pos": pos}) for s in range(seats)
+                       for pos in (1, 2)]
+            play_moves(worker_server.ws_url, players, table_id, reveals)
+        load_table(page, worker_server.url, table_id)
+        cells = page.evaluate(GHOST)
+        if seats == 3:
+            # Ana picks from Beto's display: the repeated column (Celia's) is in it
+            assert len(cells) == 3 and looks_live(cells), cells
+            page.locator(".al-table").screenshot(path="/tmp/al-knock/ghost-3-es-live.png")
+            page.locator(".al-ghost button").first.click()
+            assert page.evaluate("() => !!document.querySelector('.al-cell.picked')")
+        else:
+            # Ana's turn to take a card: nothing on the strip is a target yet
+            assert len(cells) == 3 and looks_faded(cells), cells
+        page.screenshot(path=f"/tmp/al-knock/ghost-{seats}-{lang}.png")
+    finally:
+        context.close()

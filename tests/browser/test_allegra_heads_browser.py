@@ -14,7 +14,6 @@ import random
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -46,12 +45,6 @@ READ = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 def table_with_bots(base: str) -> tuple[ApiClient, str]:
     host = ApiClient(base, LONG)
     table = host.create_table("allegra", 3, {"rounds": 1, "knock": False, "first_seat": 0,
@@ -81,10 +74,10 @@ async def play_out(ws_base: str, host: ApiClient, table_id: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def tables(shared_server) -> tuple[ApiClient, str, ApiClient, str]:
-    fresh = table_with_bots(shared_server.url)
-    done = table_with_bots(shared_server.url)
-    run(play_out(shared_server.ws_url, *done))
+def tables(worker_server) -> tuple[ApiClient, str, ApiClient, str]:
+    fresh = table_with_bots(worker_server.url)
+    done = table_with_bots(worker_server.url)
+    run(play_out(worker_server.ws_url, *done))
     return (*fresh, *done)
 
 
@@ -103,15 +96,15 @@ def check_heads(read: dict, width: int) -> None:
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (PHONE, "en"), (LAPTOP, "es")],
                          ids=["phone-es", "phone-en", "laptop-es"])
-def test_seat_headings_fit_and_keep_the_grids_level(shared_server, browser, tables, viewport,
+def test_seat_headings_fit_and_keep_the_grids_level(worker_server, browser, tables, viewport,
                                                    lang) -> None:
     host, fresh, _, done = tables
-    context = open_as(browser, shared_server.url, host, viewport, lang)
+    context = open_as(browser, worker_server.url, host, viewport, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, fresh)  # "tú"/"you" under the host's name only
+        load_table(page, worker_server.url, fresh)  # "tú"/"you" under the host's name only
         check_heads(page.evaluate(READ), viewport["width"])
-        load_table(page, shared_server.url, done)  # "ended the round", "last turn played"
+        load_table(page, worker_server.url, done)  # "ended the round", "last turn played"
         read = page.evaluate(READ)
         check_heads(read, viewport["width"])
         columns = read["columns"]

@@ -20,7 +20,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -73,36 +72,35 @@ async def place(ws_base: str, player: ApiClient, table_id: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_knockers_display_comes_into_view_to_take_a_card(shared_server, lang) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def test_the_knockers_display_comes_into_view_to_take_a_card(worker_server, browser, lang) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = seeded_table(players, "allegra", 11,
                             {"rounds": 1, "knock": True, "knock_seconds": 30,
                              "first_seat": 0})
-    run(to_accept(shared_server.ws_url, players, table_id))
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], PHONE, lang)
-        try:
-            page = context.new_page()
-            load_table(page, shared_server.url, table_id)
-            page.click("button[data-action=accept][data-knocker='1']")
-            page.wait_for_function("() => document.querySelector('#al-prompt')"
-                                   " && !document.querySelector('button[data-action=accept]')")
-            run(place(shared_server.ws_url, players[1], table_id))
-            page.wait_for_selector(".al-table button.al-target[data-owner='1']")
-            page.wait_for_timeout(200)
-            page.screenshot(path="/tmp/al-review/in-view-take.png", full_page=True)
-            targets = page.evaluate(TARGETS)
-            assert len(targets) >= 12, targets
-            hidden = unseen(targets)
-            assert not hidden, f"cards to tap lie outside the strip: {hidden}"
-            # pick one of Beto's cards: now Ana's own display must be in view to give one
-            page.locator(".al-table button.al-target[data-owner='1']").first.click()
-            page.wait_for_selector(".al-table button.al-target[data-owner='0']")
-            page.wait_for_timeout(200)
-            page.screenshot(path="/tmp/al-review/in-view-give.png", full_page=True)
-            hidden = unseen(page.evaluate(TARGETS))
-            assert not hidden, f"cards to tap lie outside the strip: {hidden}"
-            width = page.evaluate("() => document.documentElement.scrollWidth")
-            assert width <= PHONE["width"], width
-        finally:
-            context.close()
+    run(to_accept(worker_server.ws_url, players, table_id))
+    context = open_as(browser, worker_server.url, players[0], PHONE, lang)
+    try:
+        page = context.new_page()
+        load_table(page, worker_server.url, table_id)
+        page.click("button[data-action=accept][data-knocker='1']")
+        page.wait_for_function("() => document.querySelector('#al-prompt')"
+                               " && !document.querySelector('button[data-action=accept]')")
+        run(place(worker_server.ws_url, players[1], table_id))
+        page.wait_for_selector(".al-table button.al-target[data-owner='1']")
+        page.wait_for_timeout(200)
+        page.screenshot(path="/tmp/al-review/in-view-take.png", full_page=True)
+        targets = page.evaluate(TARGETS)
+        assert len(targets) >= 12, targets
+        hidden = unseen(targets)
+        assert not hidden, f"cards to tap lie outside the strip: {hidden}"
+        # pick one of Beto's cards: now Ana's own display must be in view to give one
+        page.locator(".al-table button.al-target[data-owner='1']").first.click()
+        page.wait_for_selector(".al-table button.al-target[data-owner='0']")
+        page.wait_for_timeout(200)
+        page.screenshot(path="/tmp/al-review/in-view-give.png", full_page=True)
+        hidden = unseen(page.evaluate(TARGETS))
+        assert not hidden, f"cards to tap lie outside the strip: {hidden}"
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], width
+    finally:
+        context.close()

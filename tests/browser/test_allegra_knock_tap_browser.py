@@ -21,7 +21,6 @@ from tests.browser.comfort import (
     run,
     seeded_table,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -60,54 +59,53 @@ async def state_of(ws_base: str, player: ApiClient, table_id: str) -> dict[str, 
     ("mouse", LAPTOP, "en"), ("mouse", PHONE, "es"), ("space", LAPTOP, "en"),
     ("touch", PHONE, "es")])
 def test_a_knock_pressed_while_another_player_answers_is_not_lost(
-        shared_server, how: str, viewport: dict, lang: str) -> None:
-    players, table_id = knock_window(shared_server.url, shared_server.ws_url)
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], viewport, lang)
-        try:
-            page = context.new_page()
-            sent: list[dict] = []
-            page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(
-                json.loads(frame) if isinstance(frame, str) else {})))
-            load_table(page, shared_server.url, table_id)
-            knock = page.wait_for_selector("button[data-action=knock]")
-            version = page.evaluate(VERSION)
-            box = knock.bounding_box()
-            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            if how == "mouse":
-                page.mouse.move(x, y)
-                page.mouse.down()
-            elif how == "touch":
-                # a finger: its tap is aimed when it ends, and must act once, not twice
-                cdp = context.new_cdp_session(page)
-                cdp.send("Input.dispatchTouchEvent",
-                         {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-            else:
-                knock.focus()
-                page.keyboard.down(" ")
-            # Celia lets the card go: Ana's page is drawn again, Knock included
-            run(answer(shared_server.ws_url, players[2], table_id, {"type": "no_knock"}))
-            page.wait_for_function(f"() => ({VERSION})() > {version}")
-            assert not knock.evaluate("b => b.isConnected"), "the redraw kept the button"
-            assert page.query_selector("button[data-action=knock]") is not None
-            page.screenshot(path=f"/tmp/al-knock/knock-{how}-{lang}.png")
-            if how == "mouse":
-                page.mouse.up()
-            elif how == "touch":
-                cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-            else:
-                page.keyboard.up(" ")
-            # the knock reached the table: Beto now chooses whether to give Ana the card
-            page.wait_for_function("() => !document.querySelector('button[data-action=knock]')",
-                                   timeout=5_000)
-            state = run(state_of(shared_server.ws_url, players[1], table_id))
-            assert state["view"]["phase"] == "accept", state["view"]["phase"]
-            assert state["view"]["knock"]["knocked"] == [0], state["view"]["knock"]
-            assert {"type": "accept", "knocker": 0} in state["legal_actions"]
-            # one knock sent, not two (a finger's tap already lands on the new button)
-            page.wait_for_timeout(500)
-            knocks = [m for m in sent if m.get("type") == "action"
-                      and m["action"].get("type") == "knock"]
-            assert len(knocks) == 1, knocks
-        finally:
-            context.close()
+        worker_server, browser, how: str, viewport: dict, lang: str) -> None:
+    players, table_id = knock_window(worker_server.url, worker_server.ws_url)
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
+    try:
+        page = context.new_page()
+        sent: list[dict] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(
+            json.loads(frame) if isinstance(frame, str) else {})))
+        load_table(page, worker_server.url, table_id)
+        knock = page.wait_for_selector("button[data-action=knock]")
+        version = page.evaluate(VERSION)
+        box = knock.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if how == "mouse":
+            page.mouse.move(x, y)
+            page.mouse.down()
+        elif how == "touch":
+            # a finger: its tap is aimed when it ends, and must act once, not twice
+            cdp = context.new_cdp_session(page)
+            cdp.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        else:
+            knock.focus()
+            page.keyboard.down(" ")
+        # Celia lets the card go: Ana's page is drawn again, Knock included
+        run(answer(worker_server.ws_url, players[2], table_id, {"type": "no_knock"}))
+        page.wait_for_function(f"() => ({VERSION})() > {version}")
+        assert not knock.evaluate("b => b.isConnected"), "the redraw kept the button"
+        assert page.query_selector("button[data-action=knock]") is not None
+        page.screenshot(path=f"/tmp/al-knock/knock-{how}-{lang}.png")
+        if how == "mouse":
+            page.mouse.up()
+        elif how == "touch":
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        else:
+            page.keyboard.up(" ")
+        # the knock reached the table: Beto now chooses whether to give Ana the card
+        page.wait_for_function("() => !document.querySelector('button[data-action=knock]')",
+                               timeout=5_000)
+        state = run(state_of(worker_server.ws_url, players[1], table_id))
+        assert state["view"]["phase"] == "accept", state["view"]["phase"]
+        assert state["view"]["knock"]["knocked"] == [0], state["view"]["knock"]
+        assert {"type": "accept", "knocker": 0} in state["legal_actions"]
+        # one knock sent, not two (a finger's tap already lands on the new button)
+        page.wait_for_timeout(500)
+        knocks = [m for m in sent if m.get("type") == "action"
+                  and m["action"].get("type") == "knock"]
+        assert len(knocks) == 1, knocks
+    finally:
+        context.close()

@@ -17,7 +17,6 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -61,42 +60,41 @@ WORDS = {
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_knock_says_what_it_costs_and_what_it_brings(shared_server, lang) -> None:
+def test_the_knock_says_what_it_costs_and_what_it_brings(worker_server, browser, lang) -> None:
     words = WORDS[lang]
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     options = {"rounds": 1, "knock": True, "knock_seconds": 30}
     # Beto draws: Ana, who may knock, is told what a knock costs
     asked = seeded_table(players, "allegra", 5, {**options, "first_seat": 1})
-    run(play(shared_server.ws_url, players, asked, [(1, "draw")]))
+    run(play(worker_server.ws_url, players, asked, [(1, "draw")]))
     # Ana draws, Beto and Celia knock: Ana is told who knocked and what giving it brings
     both = seeded_table(players, "allegra", 5, {**options, "first_seat": 0})
-    run(play(shared_server.ws_url, players, both, [(0, "draw"), (1, "knock"), (2, "knock")]))
+    run(play(worker_server.ws_url, players, both, [(0, "draw"), (1, "knock"), (2, "knock")]))
     one = seeded_table(players, "allegra", 5, {**options, "first_seat": 0})
-    run(play(shared_server.ws_url, players, one, [(0, "draw"), (1, "knock"), (2, "no_knock")]))
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], PHONE, lang)
-        try:
-            page = context.new_page()
-            load_table(page, shared_server.url, asked)
-            read = page.evaluate(READ)
-            assert read["hint"] == words["ask"], read
-            assert read["width"] <= PHONE["width"], read
-            page.screenshot(path=f"/tmp/al-review/knock-ask-{lang}.png")
-            load_table(page, shared_server.url, both)
-            read = page.evaluate(READ)
-            assert read["prompt"].startswith(words["accept_two"]), read
-            assert read["hint"].startswith(words["give"]), read
-            page.screenshot(path=f"/tmp/al-review/knock-accept-{lang}.png")
-            load_table(page, shared_server.url, one)
-            read = page.evaluate(READ)
-            assert read["prompt"].startswith(words["accept_one"]), read
-            assert read["hint"].startswith(words["give"]), read
-            # giving the card: the hint is gone once the knocker places it
-            page.click("button[data-action=accept]")
-            page.wait_for_function("() => !document.querySelector('button[data-action=accept]')")
-            assert page.evaluate(READ)["hint"] is None
-        finally:
-            context.close()
+    run(play(worker_server.ws_url, players, one, [(0, "draw"), (1, "knock"), (2, "no_knock")]))
+    context = open_as(browser, worker_server.url, players[0], PHONE, lang)
+    try:
+        page = context.new_page()
+        load_table(page, worker_server.url, asked)
+        read = page.evaluate(READ)
+        assert read["hint"] == words["ask"], read
+        assert read["width"] <= PHONE["width"], read
+        page.screenshot(path=f"/tmp/al-review/knock-ask-{lang}.png")
+        load_table(page, worker_server.url, both)
+        read = page.evaluate(READ)
+        assert read["prompt"].startswith(words["accept_two"]), read
+        assert read["hint"].startswith(words["give"]), read
+        page.screenshot(path=f"/tmp/al-review/knock-accept-{lang}.png")
+        load_table(page, worker_server.url, one)
+        read = page.evaluate(READ)
+        assert read["prompt"].startswith(words["accept_one"]), read
+        assert read["hint"].startswith(words["give"]), read
+        # giving the card: the hint is gone once the knocker places it
+        page.click("button[data-action=accept]")
+        page.wait_for_function("() => !document.querySelector('button[data-action=accept]')")
+        assert page.evaluate(READ)["hint"] is None
+    finally:
+        context.close()
 
 
 async def knocker_placed(ws_base: str, players: list[ApiClient], table_id: str) -> None:
@@ -121,27 +119,27 @@ async def knocker_placed(ws_base: str, players: list[ApiClient], table_id: str) 
            "boca arriba a su sitio"),
     ("en", "Beto picks a card of your display to take; the card in your hand then goes face "
            "up in its place")])
-def test_the_knocker_is_told_where_the_card_in_hand_goes(shared_server, lang, words) -> None:
+def test_the_knocker_is_told_where_the_card_in_hand_goes(worker_server, browser, lang,
+                                                          words) -> None:
     """The knocker, holding the card it took into hand, read "Beto picks a card from Ana’s
     display", its own name, and nothing of what becomes of the card in its hand."""
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = seeded_table(players, "allegra", 5, {"rounds": 1, "knock": True,
                                                     "knock_seconds": 30, "first_seat": 1})
-    run(knocker_placed(shared_server.ws_url, players, table_id))
-    with launch_chromium() as browser:
-        context = open_as(browser, shared_server.url, players[0], PHONE, lang)
-        try:
-            page = context.new_page()
-            load_table(page, shared_server.url, table_id)
-            assert page.evaluate(READ)["prompt"] == words
-            page.screenshot(path=f"/tmp/al-review/knocker-waits-{lang}.png")
-        finally:
-            context.close()
-        # the others still read who picks from whose display
-        context = open_as(browser, shared_server.url, players[2], PHONE, lang)
-        try:
-            page = context.new_page()
-            load_table(page, shared_server.url, table_id)
-            assert "Ana" in page.evaluate(READ)["prompt"]
-        finally:
-            context.close()
+    run(knocker_placed(worker_server.ws_url, players, table_id))
+    context = open_as(browser, worker_server.url, players[0], PHONE, lang)
+    try:
+        page = context.new_page()
+        load_table(page, worker_server.url, table_id)
+        assert page.evaluate(READ)["prompt"] == words
+        page.screenshot(path=f"/tmp/al-review/knocker-waits-{lang}.png")
+    finally:
+        context.close()
+    # the others still read who picks from whose display
+    context = open_as(browser, worker_server.url, players[2], PHONE, lang)
+    try:
+        page = context.new_page()
+        load_table(page, worker_server.url, table_id)
+        assert "Ana" in page.evaluate(READ)["prompt"]
+    finally:
+        context.close()

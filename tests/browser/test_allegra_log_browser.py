@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from app.games.allegra.scoring import score_round
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -17,12 +16,6 @@ LINES = """async (events) => {
   const { eventLines } = await import('/static/js/games/allegra.js');
   const names = ['Ana', 'Beto', 'Celia'];
   return events.map((e) => eventLines({ t, el, seatName: (s) => names[s] }, e)); }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def row(values: list[int | None]) -> list[int | None]:
@@ -61,7 +54,7 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_log_says_why_points_differ_from_the_cards(shared_server, browser, lang) -> None:
+def test_the_log_says_why_points_differ_from_the_cards(worker_server, browser, lang) -> None:
     events = [
         scored([row([60, 3]), row([21]), row([30])], trigger=0),
         scored([row([-7]), row([-9]), [None] * 15], trigger=0),
@@ -69,10 +62,10 @@ def test_the_log_says_why_points_differ_from_the_cards(shared_server, browser, l
         {"type": "revealed", "seat": 0, "owner": 1, "value": 8},
     ]
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     try:
         page = context.new_page()
-        page.goto(shared_server.url + "/rules/allegra")
+        page.goto(worker_server.url + "/rules/allegra")
         assert page.evaluate(LINES, events) == EXPECTED[lang]
     finally:
         context.close()

@@ -8,15 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def page_in(browser, base: str, lang: str):
@@ -27,8 +19,8 @@ def page_in(browser, base: str, lang: str):
     return page
 
 
-def test_an_before_a_number_said_with_a_vowel(shared_server, browser) -> None:
-    page = page_in(browser, shared_server.url, "en")
+def test_an_before_a_number_said_with_a_vowel(worker_server, browser) -> None:
+    page = page_in(browser, worker_server.url, "en")
     said = page.evaluate("""async () => {
       const { t } = await import('/static/js/i18n.js');
       const line = (value) => t('allegra.log.revealed', { player: 'Ana', value, owner: 'Beto' });
@@ -53,8 +45,8 @@ def test_an_before_a_number_said_with_a_vowel(shared_server, browser) -> None:
     page.context.close()
 
 
-def test_spanish_is_left_as_it_is(shared_server, browser) -> None:
-    page = page_in(browser, shared_server.url, "es")
+def test_spanish_is_left_as_it_is(worker_server, browser) -> None:
+    page = page_in(browser, worker_server.url, "es")
     said = page.evaluate("""async () => {
       const { t } = await import('/static/js/i18n.js');
       return t('allegra.log.revealed', { player: 'Ana', value: 8, owner: 'Beto' }); }""")

@@ -8,24 +8,17 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize(("lang", "texts"), [
     ("es", ["acaba de irse", "ausente desde hace 6 s", "ausente desde hace 1 min"]),
     ("en", ["just left", "away for 6 s", "away for 1 min"])])
-def test_a_seat_that_just_left_reads_so_then_counts(shared_server, browser, lang: str,
+def test_a_seat_that_just_left_reads_so_then_counts(worker_server, browser, lang: str,
                                                     texts: list[str]) -> None:
-    base = shared_server.url
+    base = worker_server.url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table = ana.create_table("hanabi", 2, {"first_seat": 0})
     invite = table["invite_url"].rsplit("/", 1)[1]

@@ -15,15 +15,8 @@ import pytest
 from app.games.block_and_guess import build as bld
 from app.games.block_and_guess import geometry as geo
 from tests.browser.bg_pages import PHONE, Game, placements, seed_for_card, tapped
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def card_checks(card: int) -> Any:
@@ -70,10 +63,10 @@ def card_checks(card: int) -> Any:
 
 
 @pytest.mark.parametrize("card", range(1, 12))
-def test_each_construction_card_builds_on_a_phone(shared_server, browser, card: int) -> None:
+def test_each_construction_card_builds_on_a_phone(worker_server, browser, card: int) -> None:
     seed = seed_for_card(card, 3)
     shots = f"card{card}" if card in (3, 5, 10, 11) else False
-    game = Game(browser, shared_server.url, PHONE, touch=True, seed=seed, seats=3, rounds=1,
+    game = Game(browser, worker_server.url, PHONE, touch=True, seed=seed, seats=3, rounds=1,
                 on_build=card_checks(card), shots=shots)
     builder = game.pages[0]
     assert f"Construction card {card}:" in builder.locator(".bg-construction").inner_text()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -29,17 +28,11 @@ def groups(values: list[float]) -> list[int]:
     return counts
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
-def test_the_clue_cards_objects_sit_in_even_rows(shared_server, browser, viewport) -> None:
-    players, table_id = pinned_table(shared_server.url, 3, 0, ["Ana", "Beto", "Cleo"])
+def test_the_clue_cards_objects_sit_in_even_rows(worker_server, browser, viewport) -> None:
+    players, table_id = pinned_table(worker_server.url, 3, 0, ["Ana", "Beto", "Cleo"])
     # a builder's page: their target (and the other builder's) carries a badge
-    page = open_seat(browser, shared_server.url, players[0], table_id, viewport, "es")
+    page = open_seat(browser, worker_server.url, players[0], table_id, viewport, "es")
     page.wait_for_selector(".bg-objects li.target")
     boxes = page.evaluate("""() => [...document.querySelectorAll('.bg-objects li')].map((li) => {
         const r = li.getBoundingClientRect(); return [r.left, r.top]; })""")

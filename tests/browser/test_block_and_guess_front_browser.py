@@ -18,17 +18,10 @@ from tests.browser.test_block_and_guess_ground_label_browser import (
     guessing,
     play_until,
 )
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def ask(ws_base: str, players: list, table_id: str, build: dict) -> None:
@@ -48,15 +41,15 @@ async def ask(ws_base: str, players: list, table_id: str, build: dict) -> None:
 
 @pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["390-es", "1280-en"])
-def test_the_builder_answers_with_the_build_in_view(shared_server, browser, viewport,
+def test_the_builder_answers_with_the_build_in_view(worker_server, browser, viewport,
                                                     lang) -> None:
     word = json.loads((CATALOGUES / f"{lang}.json").read_text())["block-and-guess.label.ground"]
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(play_until(shared_server.ws_url, players, table_id, guessing))
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_until(worker_server.ws_url, players, table_id, guessing))
     build = state["view"]["builds"][0]
-    run(ask(shared_server.ws_url, players, table_id, build))
+    run(ask(worker_server.ws_url, players, table_id, build))
     builder = build["builder"]
-    page = open_seat(browser, shared_server.url, players[builder], table_id, viewport, lang)
+    page = open_seat(browser, worker_server.url, players[builder], table_id, viewport, lang)
     try:
         box = page.locator("#my-hand.bg-question")
         assert box.count() == 1

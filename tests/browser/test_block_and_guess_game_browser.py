@@ -22,41 +22,34 @@ from tests.browser.bg_pages import (
     tapped,
 )
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_a_whole_game_on_phones_by_touch(shared_server, browser) -> None:
-    game = Game(browser, shared_server.url, PHONE, touch=True, seed=11)
+def test_a_whole_game_on_phones_by_touch(worker_server, browser) -> None:
+    game = Game(browser, worker_server.url, PHONE, touch=True, seed=11)
     game.play()
     game.finish()
     assert game.builds == 4 * 3 and game.guesses == 4 * 3
 
 
-def test_a_whole_game_on_laptops_by_keyboard(shared_server, browser) -> None:
-    game = Game(browser, shared_server.url, LAPTOP, touch=False, seed=12)
+def test_a_whole_game_on_laptops_by_keyboard(worker_server, browser) -> None:
+    game = Game(browser, worker_server.url, LAPTOP, touch=False, seed=12)
     game.play()
     assert game.arrows_tried
     game.finish()
     assert game.builds == 4 * 3 and game.guesses == 4 * 3
 
 
-def test_several_guessers_propose_then_answer(shared_server, browser) -> None:
+def test_several_guessers_propose_then_answer(worker_server, browser) -> None:
     """6 players: three to a team, so a build has two guessers. The builds are made through
     the API (the server's own plan); on a phone one guesser proposes an answer with the
     small 💬 button beside it, the teammate on a laptop sees the proposal and answers."""
-    players, table_id = pinned_table(shared_server.url, 6, 3,
+    players, table_id = pinned_table(worker_server.url, 6, 3,
                                      ["Ana", "Beto", "Cleo", "Dani", "Eva", "Fede"])
 
     async def to_guessing() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
+        clients = await connect(worker_server.ws_url, players, table_id)
         try:
             while True:
                 state = await settle(clients)
@@ -70,8 +63,8 @@ def test_several_guessers_propose_then_answer(shared_server, browser) -> None:
                 await c.close()
 
     run(to_guessing())
-    phone = open_seat(browser, shared_server.url, players[2], table_id, PHONE)
-    laptop = open_seat(browser, shared_server.url, players[4], table_id, LAPTOP)
+    phone = open_seat(browser, worker_server.url, players[2], table_id, PHONE)
+    laptop = open_seat(browser, worker_server.url, players[4], table_id, LAPTOP)
     for page, viewport in ((phone, PHONE), (laptop, LAPTOP)):
         page.wait_for_selector("#my-hand.bg-guessbox")
         check_guess(page, 0, viewport, "6 players")

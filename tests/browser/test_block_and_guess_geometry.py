@@ -16,7 +16,6 @@ from app.games.block_and_guess import build as bld
 from app.games.block_and_guess import geometry as geo
 from app.games.block_and_guess.data import BLOCKS
 from tests.browser.bg_pages import ENGINE
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -133,13 +132,12 @@ JS_BUILD = """async ([world, trials]) => {
 
 
 @pytest.fixture(scope="module")
-def page(shared_server):
-    with launch_chromium() as browser:
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(shared_server.url + "/rules/block-and-guess")
-        yield page
-        context.close()
+def page(worker_server, chromium):
+    context = chromium.new_context()
+    page = context.new_page()
+    page.goto(worker_server.url + "/rules/block-and-guess")
+    yield page
+    context.close()
 
 
 def test_the_page_and_the_server_judge_builds_alike(page) -> None:

@@ -31,19 +31,12 @@ from tests.browser.bg_pages import (
     wait_past,
 )
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
 TALL = 12  # CSS px: the least height of the label's box on screen
 LARGEST = 16  # CSS px: the font's largest size on screen (the page's body text)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def play_until(ws_base: str, players: list[Any], table_id: str,
@@ -120,15 +113,15 @@ def check_labels(page: Any, word: str, where: str) -> list[str]:
 
 @pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["390-es", "1280-en"])
-def test_the_ground_label_is_legible_on_every_board(shared_server, browser, viewport,
+def test_the_ground_label_is_legible_on_every_board(worker_server, browser, viewport,
                                                     lang) -> None:
     word = json.loads((CATALOGUES / f"{lang}.json").read_text())["block-and-guess.label.ground"]
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(play_until(shared_server.ws_url, players, table_id, two_placed))
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_until(worker_server.ws_url, players, table_id, two_placed))
     builder = next(b["builder"] for b in state["view"]["builds"] if len(b["placed"]) >= 2)
     watcher = (builder + 1) % 4
     where = f"{viewport['width']} px building"
-    pages = [open_seat(browser, shared_server.url, players[s], table_id, viewport, lang)
+    pages = [open_seat(browser, worker_server.url, players[s], table_id, viewport, lang)
              for s in (builder, watcher)]
     try:
         # the builder's workbench at every zoom (the whole board at the least) and the
@@ -147,11 +140,11 @@ def test_the_ground_label_is_legible_on_every_board(shared_server, browser, view
         for page in pages:
             page.context.close()
     # the builds fitted to their blocks, on the guessers' boards and under them
-    run(play_until(shared_server.ws_url, players, table_id, guessing))
+    run(play_until(worker_server.ws_url, players, table_id, guessing))
     where = f"{viewport['width']} px guessing"
     seen: list[str] = []
     for seat in range(4):
-        page = open_seat(browser, shared_server.url, players[seat], table_id, viewport, lang)
+        page = open_seat(browser, worker_server.url, players[seat], table_id, viewport, lang)
         try:
             seen += check_labels(page, word, f"{where} seat {seat}")
         finally:
@@ -175,7 +168,7 @@ def on_screen(page: Any, builder: int, x: float, y: float) -> tuple[float, float
                                [builder, x, y, geo.BOARD_H]))
 
 
-def test_a_block_dropped_low_on_the_ground_strip_goes_on_the_table(shared_server,
+def test_a_block_dropped_low_on_the_ground_strip_goes_on_the_table(worker_server,
                                                                    browser) -> None:
     """Zoomed out to the whole board, the strip under the ground line is 34 board units
     deep (a nineteenth of the 640 shown): a block let go over its lower part, further than
@@ -183,11 +176,11 @@ def test_a_block_dropped_low_on_the_ground_strip_goes_on_the_table(shared_server
     resting on it; it went back to the tray when only those 20 units counted (bench.js,
     shownBelow). (Let go anywhere under the ground line, its centre was put on the line,
     half sunk: the server refused it, "the block would stick out of the board".)"""
-    players, table_id = pinned_table(shared_server.url, 3, seed_for_card(1, 3),
+    players, table_id = pinned_table(worker_server.url, 3, seed_for_card(1, 3),
                                      ["Ana", "Beto", "Cleo"])
-    state = run(play_until(shared_server.ws_url, players, table_id, building))
+    state = run(play_until(worker_server.ws_url, players, table_id, building))
     builder = state["view"]["builds"][0]["builder"]
-    page = open_seat(browser, shared_server.url, players[builder], table_id, LAPTOP, "en")
+    page = open_seat(browser, worker_server.url, players[builder], table_id, LAPTOP, "en")
     try:
         zoom_out = page.locator("#my-hand [data-focus-key='zoom_out']")
         while not zoom_out.is_disabled():

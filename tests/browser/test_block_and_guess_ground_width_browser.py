@@ -19,7 +19,6 @@ from tests.browser.test_block_and_guess_ground_label_browser import (
     play_until,
     two_placed,
 )
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -29,21 +28,15 @@ WIDTHS = [(390, "es", "mesa"), (900, "en", "table"), (1000, "en", "table"),
           (1100, "en", "table"), (1280, "en", "table")]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_the_ground_word_is_legible_at_every_width(shared_server, browser) -> None:
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(play_until(shared_server.ws_url, players, table_id, two_placed))
+def test_the_ground_word_is_legible_at_every_width(worker_server, browser) -> None:
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_until(worker_server.ws_url, players, table_id, two_placed))
     builder = next(b["builder"] for b in state["view"]["builds"] if len(b["placed"]) >= 2)
     watcher = (builder + 1) % 4  # the other team's builder, building too
 
     def look(seat: int, width: int, lang: str, word: str, where: str, then=None) -> list[str]:
         viewport = {"width": width, "height": 800}
-        page = open_seat(browser, shared_server.url, players[seat], table_id, viewport, lang)
+        page = open_seat(browser, worker_server.url, players[seat], table_id, viewport, lang)
         try:
             sizes = {b["id"]: round(b["size"], 1) for b in page.evaluate(LABELS)}
             seen = check_labels(page, word, f"{where} at {width} px seat {seat} {sizes}")
@@ -58,7 +51,7 @@ def test_the_ground_word_is_legible_at_every_width(shared_server, browser) -> No
                     lambda page, viewport, where: check_bench(page, viewport, where))
         assert f"bg-board-{watcher}" in mine and f"bg-board-{builder}" in mine
         assert f"bg-board-{builder}" in look(watcher, width, lang, word, "watching")
-    run(play_until(shared_server.ws_url, players, table_id, guessing))
+    run(play_until(worker_server.ws_url, players, table_id, guessing))
     guesser = next(s for s in range(4) if s not in (builder, watcher))
     for width, lang, word in WIDTHS:
         def answers(page, viewport, where):

@@ -20,17 +20,10 @@ import pytest
 
 from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def to_building(ws_base: str, players: list[Any], table_id: str) -> dict:
@@ -64,9 +57,9 @@ SCALE = """(b) => {
 }"""
 
 
-def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> None:
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(to_building(shared_server.ws_url, players, table_id))
+def test_a_live_build_is_drawn_at_the_builders_scale(worker_server, browser) -> None:
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(to_building(worker_server.ws_url, players, table_id))
     live = [b for b in state["view"]["builds"] if b["placed"]]
     assert live, state["view"]["builds"]
     # blocks wait in the builder's tray: the view's reasons say some are not placed
@@ -75,7 +68,7 @@ def test_a_live_build_is_drawn_at_the_builders_scale(shared_server, browser) -> 
     builder = live[0]["builder"]
     others = [s for s in range(4) if s != builder]
     for viewport, lang in ((PHONE, "es"), (LAPTOP, "en")):
-        pages = [open_seat(browser, shared_server.url, players[s], table_id, viewport, lang)
+        pages = [open_seat(browser, worker_server.url, players[s], table_id, viewport, lang)
                  for s in [builder, *others]]
         try:
             own = pages[0].evaluate(SCALE, builder)

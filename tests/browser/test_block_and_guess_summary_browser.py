@@ -17,7 +17,6 @@ import pytest
 
 from tests.browser.bg_pages import ARTIFACTS, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +27,6 @@ WORDS = {
     "en": {"missed": "Not guessed: no points", "right2": "Guessed right the second time: 1 point",
            "wrong": "Wrong guesses:", "wrong_one": "Wrong guess:", "built": "Was building:"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def play_to_the_end(ws_base: str, players: list[Any], table_id: str) -> dict:
@@ -65,16 +58,16 @@ async def play_to_the_end(ws_base: str, players: list[Any], table_id: str) -> di
             await c.close()
 
 
-def test_the_end_of_game_summary_reads_as_sentences(shared_server, browser) -> None:
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(play_to_the_end(shared_server.ws_url, players, table_id))
+def test_the_end_of_game_summary_reads_as_sentences(worker_server, browser) -> None:
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_to_the_end(worker_server.ws_url, players, table_id))
     builds = {b["builder"]: b for b in state["view"]["builds"]}
     low, high = sorted(builds)
     assert builds[low]["result"] == "missed" and len(builds[low]["wrong"]) == 2
     assert builds[high]["result"] == "right2" and len(builds[high]["wrong"]) == 1
     for lang in ("es", "en"):
         words = WORDS[lang]
-        page = open_seat(browser, shared_server.url, players[0], table_id, PHONE, lang)
+        page = open_seat(browser, worker_server.url, players[0], table_id, PHONE, lang)
         try:
             page.wait_for_selector(".bg-final")
             lines = "(b) => [...document.querySelectorAll(" \

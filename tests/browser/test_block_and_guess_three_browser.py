@@ -8,24 +8,17 @@ import pytest
 
 from tests.browser.bg_pages import LAPTOP, PHONE, open_seat, pinned_table
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_the_builders_wait_for_the_one_guesser_once(shared_server, browser) -> None:
-    players, table_id = pinned_table(shared_server.url, 3, 5, ["Ana", "Beto", "Cleo"])
+def test_the_builders_wait_for_the_one_guesser_once(worker_server, browser) -> None:
+    players, table_id = pinned_table(worker_server.url, 3, 5, ["Ana", "Beto", "Cleo"])
 
     async def to_guessing() -> dict:
         """Drafts and builds through the API (the server's own legal moves) until Cleo,
         the round's only guesser, must answer."""
-        clients = await connect(shared_server.ws_url, players, table_id)
+        clients = await connect(worker_server.ws_url, players, table_id)
         try:
             while True:
                 state = await settle(clients)
@@ -42,7 +35,7 @@ def test_the_builders_wait_for_the_one_guesser_once(shared_server, browser) -> N
     builds = [b for b in state["view"]["builds"] if b["in_play"]]
     assert len(builds) == 2 and all(b["guessers"] == [2] for b in builds)
     for seat, viewport, lang, words in ((0, PHONE, "es", "Cleo"), (1, LAPTOP, "en", "Cleo")):
-        page = open_seat(browser, shared_server.url, players[seat], table_id, viewport, lang)
+        page = open_seat(browser, worker_server.url, players[seat], table_id, viewport, lang)
         notes = page.locator("#game .bg-waiting").all_inner_texts()
         assert len(notes) == 1 and words in notes[0], notes
         assert not page.errors, page.errors

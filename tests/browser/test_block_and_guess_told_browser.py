@@ -18,17 +18,10 @@ import pytest
 from tests.browser.bg_pages import ARTIFACTS, LAPTOP, PHONE, open_seat, pinned_table, sync
 from tests.browser.comfort import play_moves, run
 from tests.browser.test_block_and_guess_ground_label_browser import play_until
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "app" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def second_round(state: dict) -> bool:
@@ -37,22 +30,22 @@ def second_round(state: dict) -> bool:
 
 @pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["390-es", "1280-en"])
-def test_the_round_before_and_the_targets_are_told(shared_server, browser, viewport,
+def test_the_round_before_and_the_targets_are_told(worker_server, browser, viewport,
                                                    lang) -> None:
     words = json.loads((CATALOGUES / f"{lang}.json").read_text())
     P = "block-and-guess.label."
-    players, table_id = pinned_table(shared_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
-    state = run(play_until(shared_server.ws_url, players, table_id, second_round))
+    players, table_id = pinned_table(worker_server.url, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
+    state = run(play_until(worker_server.ws_url, players, table_id, second_round))
     picker = state["view"]["draft"]["picker"]
     names = ["Ana", "Beto", "Cleo", "Dani"]
-    page = open_seat(browser, shared_server.url, players[picker], table_id, viewport, lang)
+    page = open_seat(browser, worker_server.url, players[picker], table_id, viewport, lang)
     try:
         # how round 1 went: each build, its object and its result, in the status card
         last = page.locator(".bg-status .bg-last")
         assert last.count() == 1, "the status card does not say how round 1 went"
         text = last.inner_text()
         assert words[P + "last_round"].replace("{round}", "1") in text, text
-        seen = run_results(shared_server, players[picker], table_id)
+        seen = run_results(worker_server, players[picker], table_id)
         for b in seen["builds"]:
             assert words[P + "board_of"].replace("{player}", names[b["builder"]]) in text, text
             assert f"{b['target']}. {b['name'][lang]}" in text, text
@@ -82,7 +75,7 @@ def test_the_round_before_and_the_targets_are_told(shared_server, browser, viewp
         page.context.close()
     # a guesser sees the draft, and round 1's outcome, but not the targets
     guesser = next(s for s in range(4) if s not in state["view"]["builders"])
-    page = open_seat(browser, shared_server.url, players[guesser], table_id, viewport, lang)
+    page = open_seat(browser, worker_server.url, players[guesser], table_id, viewport, lang)
     try:
         assert page.locator(".bg-draft").count() == 1
         assert page.locator(".bg-draft-targets").count() == 0
@@ -136,18 +129,18 @@ async def play_to_the_end(ws_base: str, players: list, table_id: str) -> dict:
             await c.close()
 
 
-def test_a_lone_winner_is_named_in_the_singular(shared_server, browser) -> None:
+def test_a_lone_winner_is_named_in_the_singular(worker_server, browser) -> None:
     """Three players each play alone: one of them wins, "Winner: Cleo" ("Gana: Cleo"), not
     "Winners: Cleo" ("Ganan: Cleo"). (A team still wins in the plural: the count is of
     seats.)"""
-    players, table_id = pinned_table(shared_server.url, 3, 3, ["Ana", "Beto", "Cleo"])
-    state = run(play_to_the_end(shared_server.ws_url, players, table_id))
+    players, table_id = pinned_table(worker_server.url, 3, 3, ["Ana", "Beto", "Cleo"])
+    state = run(play_to_the_end(worker_server.ws_url, players, table_id))
     points = state["view"]["points"]
     assert points.count(max(points)) == 1, points  # the pinned game has one winner
     winner = ["Ana", "Beto", "Cleo"][points.index(max(points))]
     for viewport, lang, verdict in ((PHONE, "es", f"Gana: {winner}"),
                                     (LAPTOP, "en", f"Winner: {winner}")):
-        page = open_seat(browser, shared_server.url, players[0], table_id, viewport, lang)
+        page = open_seat(browser, worker_server.url, players[0], table_id, viewport, lang)
         try:
             assert page.locator(".bg-final .verdict").inner_text() == verdict
             assert not page.errors, page.errors
@@ -178,7 +171,7 @@ def _template(words: dict, key: str, **params: str) -> re.Pattern:
     return re.compile("^" + re.sub(r"\\\{\w+\\\}", ".+", text) + "$")
 
 
-def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server,
+def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(worker_server,
                                                                    browser) -> None:
     """A builder's nudges of a block read as one log line per run, "Ana adjusts their build:
     3 moves (…)", updated in place while other lines come between (the log had a line per
@@ -187,7 +180,7 @@ def test_adjustments_fold_into_one_line_and_a_missed_guess_is_told(shared_server
     folds the same lines. And a guesser whose answer missed in stage 1 is told, while the
     build goes on, that they will guess again (the banner said only whom the table waits
     for)."""
-    ws, base = shared_server.ws_url, shared_server.url
+    ws, base = worker_server.ws_url, worker_server.url
     players, table_id = pinned_table(base, 4, 3, ["Ana", "Beto", "Cleo", "Dani"])
     run(play_until(ws, players, table_id, lambda s: s["view"]["phase"] == "build"))
     states = play_moves(ws, players, table_id, [])

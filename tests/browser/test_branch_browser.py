@@ -5,26 +5,18 @@ is selected: its own hand as card backs), then the bots finish the game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.browser.test_hanabi_browser import take_turn
-from tests.support.browser import launch_chromium, name_yourself
+from tests.support.browser import name_yourself
 from tests.support.matches import stored_match
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STEP = 4
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def at_the_replay(page, base: str, match_id: str, name: str, greeting: str) -> list[str]:

@@ -5,12 +5,7 @@ step was a quarter of the range, whatever the points); now a chart of whole poin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
-
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -23,12 +18,6 @@ LABELS = """async (rounds) => {
   return [...figure.querySelectorAll('svg.score-chart-svg text[text-anchor="end"]')]
     .map((n) => n.textContent);
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def test_whole_points_are_labelled_in_whole_steps(shared_server, browser) -> None:

@@ -13,16 +13,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE, load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def said(page, text: str) -> None:
@@ -40,8 +33,8 @@ def shown_errors(page) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_refused_chat_line_stays_in_the_box(shared_server, browser, lang: str) -> None:
-    base = shared_server.url
+def test_a_refused_chat_line_stays_in_the_box(worker_server, browser, lang: str) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     page = open_as(browser, base, ana, PHONE, lang).new_page()

@@ -28,7 +28,6 @@ from tests.browser.comfort import (
     untranslated,
 )
 from tests.support.axe import axe_source, axe_violations
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -68,12 +67,6 @@ def scenes(shared_server) -> dict[str, Scene]:
         built = pool.map(lambda g: build_scene(shared_server.url, shared_server.ws_url, g,
                                                sizes[g]), GAMES)
         return dict(zip(GAMES, built, strict=True))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def check_symbols(page, game: str) -> None:

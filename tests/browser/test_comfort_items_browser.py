@@ -11,16 +11,9 @@ import random
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, load_table, new_table, open_as, run, split_turns
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def version(page) -> str:

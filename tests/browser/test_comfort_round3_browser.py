@@ -22,7 +22,6 @@ import pytest
 
 from tests.browser.comfort import ARTIFACTS, LAPTOP, PHONE, act, connect, open_as, settle
 from tests.support.axe import axe_violations
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -40,12 +39,6 @@ WALKS: dict[str, tuple[int, dict[str, Any]]] = {
 }
 # long names: the widest a name makes a page
 NAMES = ["Maximiliana", "Bartolomeo", "Cristóbal", "Dorotea"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def watched(context) -> Any:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -30,18 +29,12 @@ document.addEventListener('copy', () => {
 REFUSED = "document.execCommand = () => false;"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 def button_after(page, field: str):
     return page.locator(f"#{field} + button")
 
 
-def test_the_invite_is_copied_over_https_and_over_plain_http(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_invite_is_copied_over_https_and_over_plain_http(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     invite = table["invite_url"]
@@ -75,8 +68,8 @@ def test_the_invite_is_copied_over_https_and_over_plain_http(shared_server, brow
     context.close()
 
 
-def test_a_refused_copy_leaves_the_link_selected_and_says_so(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_refused_copy_leaves_the_link_selected_and_says_so(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     context = open_as(browser, base, ana, LAPTOP, "en")
@@ -97,8 +90,8 @@ def test_a_refused_copy_leaves_the_link_selected_and_says_so(shared_server, brow
     context.close()
 
 
-def test_the_handoff_link_is_copied_over_plain_http(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_handoff_link_is_copied_over_plain_http(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     context = open_as(browser, base, ana, PHONE, "es")

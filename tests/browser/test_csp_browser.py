@@ -9,7 +9,6 @@ import pytest
 
 from app.api.deps import sign
 from app.api.pages import swagger_ui_dir
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -37,41 +36,40 @@ def started_tables(base: str) -> tuple[ApiClient, list[dict]]:
     return players[0], tables
 
 
-def test_no_page_violates_the_policy(shared_server) -> None:
-    base = shared_server.url
+def test_no_page_violates_the_policy(worker_server, browser) -> None:
+    base = worker_server.url
     host, tables = started_tables(base)
     games = [t["game"] for t in tables]
     pages = ["/", "/docs", "/join/not-a-token", "/rules/nope",
              *[f"/rules/{g}" for g in games]]
     problems: list[str] = []
-    with launch_chromium() as browser:
-        seated = browser.new_context()
-        # the browser's identity cookie for the host (the test server's key is known)
-        seated.add_cookies([{"name": "ludoteca_player", "value": sign(host.token, "test-secret"),
-                             "url": base}])
-        spectator = browser.new_context()
-        for context in (seated, spectator):
-            context.add_init_script(WATCH)
-            page = context.new_page()
-            page.on("console", lambda m: problems.append(m.text)
-                    if "Content Security Policy" in m.text else None)
-            for path in pages:
-                page.goto(base + path)
-                page.wait_for_load_state("networkidle")
-                problems.extend(page.evaluate("window.__csp"))
-            if context is spectator and swagger_ui_dir() is not None:
-                page.goto(base + "/docs")
-                page.wait_for_selector(".opblock", timeout=15_000)  # Swagger UI ran
-                problems.extend(page.evaluate("window.__csp"))
-            for table in tables:
-                page.goto(f"{base}/tables/{table['id']}")
-                if context is seated:
-                    page.wait_for_selector("#conn-status.ok", timeout=15_000)
-                    page.wait_for_function(
-                        "() => document.getElementById('game').children.length > 0",
-                        timeout=15_000)
-                page.wait_for_load_state("networkidle")
-                problems.extend(page.evaluate("window.__csp"))
-        seated.close()
-        spectator.close()
+    seated = browser.new_context()
+    # the browser's identity cookie for the host (the test server's key is known)
+    seated.add_cookies([{"name": "ludoteca_player", "value": sign(host.token, "test-secret"),
+                         "url": base}])
+    spectator = browser.new_context()
+    for context in (seated, spectator):
+        context.add_init_script(WATCH)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text)
+                if "Content Security Policy" in m.text else None)
+        for path in pages:
+            page.goto(base + path)
+            page.wait_for_load_state("networkidle")
+            problems.extend(page.evaluate("window.__csp"))
+        if context is spectator and swagger_ui_dir() is not None:
+            page.goto(base + "/docs")
+            page.wait_for_selector(".opblock", timeout=15_000)  # Swagger UI ran
+            problems.extend(page.evaluate("window.__csp"))
+        for table in tables:
+            page.goto(f"{base}/tables/{table['id']}")
+            if context is seated:
+                page.wait_for_selector("#conn-status.ok", timeout=15_000)
+                page.wait_for_function(
+                    "() => document.getElementById('game').children.length > 0",
+                    timeout=15_000)
+            page.wait_for_load_state("networkidle")
+            problems.extend(page.evaluate("window.__csp"))
+    seated.close()
+    spectator.close()
     assert not problems, problems

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
 
 HOST = "<img src=x onerror=alert('h')>"
@@ -81,84 +79,83 @@ def take_a_turn(page) -> bool:
     return True
 
 
-def test_markup_in_names_and_chat_is_shown_as_text(shared_server) -> None:
+def test_markup_in_names_and_chat_is_shown_as_text(shared_server, browser) -> None:
     base = shared_server.url
     problems: list[str] = []
-    with launch_chromium() as browser:
-        host_ctx = browser.new_context(locale="en-US")
-        guest_ctx = browser.new_context(locale="en-US")
-        watcher_ctx = browser.new_context(locale="en-US")
-        host, guest, watcher = (watch(c, problems) for c in (host_ctx, guest_ctx, watcher_ctx))
+    host_ctx = browser.new_context(locale="en-US")
+    guest_ctx = browser.new_context(locale="en-US")
+    watcher_ctx = browser.new_context(locale="en-US")
+    host, guest, watcher = (watch(c, problems) for c in (host_ctx, guest_ctx, watcher_ctx))
 
-        name_yourself(host, base, "/", HOST)
-        host.wait_for_selector(".hello")
-        assert HOST in host.locator(".hello").inner_text()
-        assert_inert(host, "greeting")
-        host.select_option("#game-select", "hanabi")
-        host.select_option("#seats-select", "2")
-        host.click("#create-table button[type=submit]")
-        host.wait_for_url("**/tables/*")
-        host.wait_for_selector("#invite-url")
-        invite = host.locator("#invite-url").input_value()
+    name_yourself(host, base, "/", HOST)
+    host.wait_for_selector(".hello")
+    assert HOST in host.locator(".hello").inner_text()
+    assert_inert(host, "greeting")
+    host.select_option("#game-select", "hanabi")
+    host.select_option("#seats-select", "2")
+    host.click("#create-table button[type=submit]")
+    host.wait_for_url("**/tables/*")
+    host.wait_for_selector("#invite-url")
+    invite = host.locator("#invite-url").input_value()
 
-        # the lobby list (polled by a page of someone not seated) shows the host's name as text
-        watcher.goto(base + "/")
-        watcher.wait_for_function(
-            "(name) => document.getElementById('table-list').innerText.includes(name)",
-            arg=HOST, timeout=15_000)
-        assert_inert(watcher, "lobby list")
+    # the lobby list (polled by a page of someone not seated) shows the host's name as text
+    watcher.goto(base + "/")
+    watcher.wait_for_function(
+        "(name) => document.getElementById('table-list').innerText.includes(name)",
+        arg=HOST, timeout=15_000)
+    assert_inert(watcher, "lobby list")
 
-        name_yourself(guest, base, invite.removeprefix(base), GUEST)
-        # the invite link seats its visitor at once (no "Sit here" to click)
-        guest.wait_for_selector("#seats .seat.mine")
-        host.wait_for_selector("#start-button:not([disabled])")
-        host.click("#start-button")
-        for page in (host, guest):
-            page.wait_for_selector(".fireworks")
+    name_yourself(guest, base, invite.removeprefix(base), GUEST)
+    # the invite link seats its visitor at once (no "Sit here" to click)
+    guest.wait_for_selector("#seats .seat.mine")
+    host.wait_for_selector("#start-button:not([disabled])")
+    host.click("#start-button")
+    for page in (host, guest):
+        page.wait_for_selector(".fireworks")
 
-        # a few moves, so that the log has lines with both names
-        moves = 0
-        while moves < 3:
-            if take_a_turn(host) or take_a_turn(guest):
-                moves += 1
-            else:
-                host.wait_for_timeout(100)
+    # a few moves, so that the log has lines with both names
+    moves = 0
+    while moves < 3:
+        if take_a_turn(host) or take_a_turn(guest):
+            moves += 1
+        else:
+            host.wait_for_timeout(100)
 
-        for i, text in enumerate(CHAT):
-            page = host if i % 2 == 0 else guest
-            page.fill("#chat-input", text)
-            page.click("#chat-form button")
-        for page in (host, guest):
-            page.wait_for_function(
-                "(text) => document.getElementById('chat').innerText.includes(text)",
-                arg=CHAT[-1], timeout=10_000)
-
-        for page, where in ((host, "host table"), (guest, "guest table")):
-            seats = page.locator("#seats").inner_text()
-            assert HOST in seats and GUEST in seats, seats
-            chat = page.locator("#chat").inner_text()
-            for text in CHAT:
-                assert text in chat, (text, chat)
-            assert HOST in chat and GUEST in chat  # the senders' names
-            log = page.locator("#log").inner_text()
-            assert HOST in log or GUEST in log, log
-            assert HOST in page.locator("#game").inner_text() or GUEST in page.locator(
-                "#game").inner_text()  # "hand of <name>"
-            assert_inert(page, where)
-
-        # a reload replays the chat and the log from the server: still text
-        guest.reload()
-        guest.wait_for_selector(".fireworks")
-        guest.wait_for_function(
+    for i, text in enumerate(CHAT):
+        page = host if i % 2 == 0 else guest
+        page.fill("#chat-input", text)
+        page.click("#chat-form button")
+    for page in (host, guest):
+        page.wait_for_function(
             "(text) => document.getElementById('chat').innerText.includes(text)",
-            arg=CHAT[0], timeout=10_000)
-        assert_inert(guest, "guest after reload")
-        watcher.reload()
-        watcher.wait_for_function(
-            "(name) => document.getElementById('table-list').innerText.includes(name)",
-            arg=GUEST, timeout=15_000)
-        assert_inert(watcher, "lobby after the start")
+            arg=CHAT[-1], timeout=10_000)
 
-        assert not problems, problems
-        for context in (host_ctx, guest_ctx, watcher_ctx):
-            context.close()
+    for page, where in ((host, "host table"), (guest, "guest table")):
+        seats = page.locator("#seats").inner_text()
+        assert HOST in seats and GUEST in seats, seats
+        chat = page.locator("#chat").inner_text()
+        for text in CHAT:
+            assert text in chat, (text, chat)
+        assert HOST in chat and GUEST in chat  # the senders' names
+        log = page.locator("#log").inner_text()
+        assert HOST in log or GUEST in log, log
+        assert HOST in page.locator("#game").inner_text() or GUEST in page.locator(
+            "#game").inner_text()  # "hand of <name>"
+        assert_inert(page, where)
+
+    # a reload replays the chat and the log from the server: still text
+    guest.reload()
+    guest.wait_for_selector(".fireworks")
+    guest.wait_for_function(
+        "(text) => document.getElementById('chat').innerText.includes(text)",
+        arg=CHAT[0], timeout=10_000)
+    assert_inert(guest, "guest after reload")
+    watcher.reload()
+    watcher.wait_for_function(
+        "(name) => document.getElementById('table-list').innerText.includes(name)",
+        arg=GUEST, timeout=15_000)
+    assert_inert(watcher, "lobby after the start")
+
+    assert not problems, problems
+    for context in (host_ctx, guest_ctx, watcher_ctx):
+        context.close()

@@ -9,23 +9,16 @@ import pytest
 
 from tests.browser.bg_pages import LAPTOP, open_seat, pinned_table, tapped
 from tests.browser.comfort import act, connect, run, settle
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_removing_a_block_keeps_the_focus_on_the_workbench(shared_server, browser) -> None:
-    players, table_id = pinned_table(shared_server.url, 4, 11, ["Ana", "Beto", "Cleo", "Dani"])
+def test_removing_a_block_keeps_the_focus_on_the_workbench(worker_server, browser) -> None:
+    players, table_id = pinned_table(worker_server.url, 4, 11, ["Ana", "Beto", "Cleo", "Dani"])
 
     async def to_building() -> None:
         """The other seats (and Ana's picks) through the API until Ana builds."""
-        clients = await connect(shared_server.ws_url, players, table_id)
+        clients = await connect(worker_server.ws_url, players, table_id)
         try:
             while True:
                 state = await settle(clients)
@@ -40,7 +33,7 @@ def test_removing_a_block_keeps_the_focus_on_the_workbench(shared_server, browse
                 await c.close()
 
     run(to_building())
-    page = open_seat(browser, shared_server.url, players[0], table_id, LAPTOP)
+    page = open_seat(browser, worker_server.url, players[0], table_id, LAPTOP)
     page.wait_for_selector("#my-hand.bg-bench")
     tapped(page, page.locator("#my-hand .bg-tray-block").first, touch=False)
     remove = page.locator("#my-hand [data-focus-key='remove']")

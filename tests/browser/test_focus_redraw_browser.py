@@ -20,7 +20,6 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -29,12 +28,6 @@ ACTIVE = """() => {
   const a = document.activeElement;
   return a && a.dataset ? a.dataset.focusKey || a.tagName : null;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def allegra_to_place(ws_base: str, players: list[ApiClient], table_id: str) -> None:
@@ -58,14 +51,14 @@ async def allegra_to_place(ws_base: str, players: list[ApiClient], table_id: str
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-def test_allegra_mode_buttons_keep_the_focus(shared_server, browser, viewport) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+def test_allegra_mode_buttons_keep_the_focus(worker_server, browser, viewport) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = new_table(players, "allegra", start=True)
-    run(allegra_to_place(shared_server.ws_url, players, table_id))
-    context = open_as(browser, shared_server.url, players[0], viewport, "en")
+    run(allegra_to_place(worker_server.ws_url, players, table_id))
+    context = open_as(browser, worker_server.url, players[0], viewport, "en")
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         for mode in ("flip", "keep"):
             button = page.locator(f"#game button[data-mode={mode}]")
             button.focus()
@@ -77,13 +70,13 @@ def test_allegra_mode_buttons_keep_the_focus(shared_server, browser, viewport) -
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-def test_alebrijes_card_choice_keeps_the_focus(shared_server, browser, viewport) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto", "Celia"]]
+def test_alebrijes_card_choice_keeps_the_focus(worker_server, browser, viewport) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto", "Celia"]]
     table_id = new_table(players, "alebrijes", start=True)  # seat 0 exchanges first
-    context = open_as(browser, shared_server.url, players[0], viewport, "es")
+    context = open_as(browser, worker_server.url, players[0], viewport, "es")
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         card = page.locator("#game button.ab-card").nth(2)
         key = card.get_attribute("data-focus-key")
         card.focus()

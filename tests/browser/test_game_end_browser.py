@@ -33,16 +33,9 @@ from tests.browser.comfort import (
     open_as,
     run,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient, SeatClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def all_bots(host: ApiClient, game: str, seats: int) -> str:
@@ -65,13 +58,13 @@ def finished_match(base: str, table_id: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def alebrijes_one_round(shared_server) -> tuple[ApiClient, str]:
+def alebrijes_one_round(worker_server) -> tuple[ApiClient, str]:
     """A finished Alebrijes game (bots alone) where someone won exactly one round."""
-    host = ApiClient(shared_server.url, "Ana")
+    host = ApiClient(worker_server.url, "Ana")
     for _ in range(5):
         tables = [all_bots(host, "alebrijes", 3) for _ in range(4)]
         for table_id in tables:
-            won = finished_match(shared_server.url, table_id)["outcome"]["details"]["rounds_won"]
+            won = finished_match(worker_server.url, table_id)["outcome"]["details"]["rounds_won"]
             if 1 in won:
                 return host, table_id
     raise AssertionError("no Alebrijes game ended with a player on one round won")
@@ -103,8 +96,8 @@ def summary_top(page) -> float:
     return page.evaluate("() => document.querySelector('#game .final').getBoundingClientRect().top")
 
 
-def test_the_result_comes_into_view_when_the_game_ends(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_result_comes_into_view_when_the_game_ends(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"fuses": 1, "bot_delay": 0, "first_seat": 0})
     r = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
@@ -126,7 +119,7 @@ def test_the_result_comes_into_view_when_the_game_ends(shared_server, browser) -
     before = {who: at_the_foot(page) for who, page in pages.items()}
     assert all(y > 200 for y in before.values()), f"the pages do not scroll: {before}"
 
-    run(play_until_over(shared_server.ws_url, ana.token, table["id"]))
+    run(play_until_over(worker_server.ws_url, ana.token, table["id"]))
     for page in pages.values():
         page.wait_for_selector("#game .final", timeout=15_000)
 
@@ -180,9 +173,9 @@ CHARTS = {
 
 
 @pytest.mark.parametrize("width", [300, 760])
-def test_score_charts_keep_labels_off_their_points(shared_server, browser, width: int) -> None:
+def test_score_charts_keep_labels_off_their_points(worker_server, browser, width: int) -> None:
     page = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    page.goto(shared_server.url + "/rules/alebrijes")
+    page.goto(worker_server.url + "/rules/alebrijes")
     problems = page.evaluate("""async ([charts, width]) => {
       const { scoreChart } = await import('/static/js/ui/chart.js');
       const { el, t } = await import('/static/js/i18n.js');
@@ -209,11 +202,11 @@ def test_score_charts_keep_labels_off_their_points(shared_server, browser, width
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_finished_alebrijes_game_reads_well(shared_server, browser, alebrijes_one_round,
+def test_a_finished_alebrijes_game_reads_well(worker_server, browser, alebrijes_one_round,
                                               lang: str) -> None:
     host, table_id = alebrijes_one_round
-    page = open_as(browser, shared_server.url, host, PHONE, lang).new_page()
-    load_table(page, shared_server.url, table_id)
+    page = open_as(browser, worker_server.url, host, PHONE, lang).new_page()
+    load_table(page, worker_server.url, table_id)
     page.wait_for_selector("#game .final svg.score-chart-svg")
     problems = page.evaluate(f"() => ({OVERLAPS})(document.querySelector('#game .final "
                              "svg.score-chart-svg'))")
@@ -252,15 +245,15 @@ SAYING = """(phrase) => {
 
 
 @pytest.fixture(scope="module")
-def finished_tables(shared_server) -> dict[str, tuple[ApiClient, str]]:
+def finished_tables(worker_server) -> dict[str, tuple[ApiClient, str]]:
     """A finished table of every game (random legal moves), its first player with it."""
-    sizes = min_players(shared_server.url)
+    sizes = min_players(worker_server.url)
 
     def build(game: str) -> tuple[ApiClient, str]:
-        players = [ApiClient(shared_server.url, name)
+        players = [ApiClient(worker_server.url, name)
                    for name in ["Ana", "Beto", "Celia", "Dani"][:sizes[game]]]
         table_id = new_table(players, game, start=True)
-        run(finish(shared_server.ws_url, players, table_id, random.Random(3)))
+        run(finish(worker_server.ws_url, players, table_id, random.Random(3)))
         return players[0], table_id
 
     with ThreadPoolExecutor(len(GAMES)) as pool:  # mostly waiting on the server: side by side
@@ -269,12 +262,12 @@ def finished_tables(shared_server) -> dict[str, tuple[ApiClient, str]]:
 
 @pytest.mark.parametrize("viewport,lang", [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["390-es", "1280-en"])
-def test_a_finished_table_says_game_over_once(shared_server, browser, finished_tables,
+def test_a_finished_table_says_game_over_once(worker_server, browser, finished_tables,
                                               viewport, lang: str) -> None:
     problems = []
     for game, (player, table_id) in finished_tables.items():
-        page = open_as(browser, shared_server.url, player, viewport, lang).new_page()
-        load_table(page, shared_server.url, table_id)
+        page = open_as(browser, worker_server.url, player, viewport, lang).new_page()
+        load_table(page, worker_server.url, table_id)
         page.wait_for_selector("#game .final h2")
         said = page.evaluate(SAYING, OVER[lang])
         # once, in the turn cue (at the top: what a player, and a screen reader, meets first)
@@ -303,12 +296,12 @@ EARLY = {"es": ("{name} se rindió: los demás comparten la victoria.",
                 "The board stays as it was when the game ended.")}
 
 
-def test_a_game_ended_early_is_headed_by_how_it_ended(shared_server, browser) -> None:
+def test_a_game_ended_early_is_headed_by_how_it_ended(worker_server, browser) -> None:
     """A resignation ends a game mid-turn: its board stayed as it stood ("Celia's turn",
     Alebrijes' green "select 0, 1 or 2 cards to swap" for the seat to act), with the end
     said only in the side panel, a screen below on a phone. Now a heading above the board
     says how the game ended and that the board is that moment; it comes into view."""
-    base = shared_server.url
+    base = worker_server.url
     sizes = min_players(base)
     problems = []
     for i, game in enumerate(GAMES):

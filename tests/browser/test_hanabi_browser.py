@@ -10,7 +10,7 @@ import pytest
 
 from app.api.deps import TEST_SEED_HEADER
 from tests.browser.comfort import act, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium, sit_two_players
+from tests.support.browser import sit_two_players
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -35,65 +35,63 @@ def take_turn(page) -> bool:
     raise AssertionError("my turn but no action button")
 
 
-def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server) -> None:
+def test_two_browsers_join_by_invite_and_play_to_the_end(shared_server, browser) -> None:
     base = shared_server.url
     ARTIFACTS.mkdir(exist_ok=True)
-    with launch_chromium() as browser:
-        host_ctx = browser.new_context(viewport={"width": 1280, "height": 900},
-                                       locale="es-ES")
-        guest_ctx = browser.new_context(viewport={"width": 390, "height": 844},
-                                        locale="en-US", is_mobile=True, has_touch=True)
-        host = host_ctx.new_page()
-        guest = guest_ctx.new_page()
-        errors: list[str] = []
-        for page in (host, guest):
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900},
+                                   locale="es-ES")
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844},
+                                    locale="en-US", is_mobile=True, has_touch=True)
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-        sit_two_players(host, guest, base, "hanabi")
-        for page in (host, guest):
-            page.wait_for_selector(".fireworks")
+    sit_two_players(host, guest, base, "hanabi")
+    for page in (host, guest):
+        page.wait_for_selector(".fireworks")
 
-        # my own cards are backs; the other player's are faces
-        assert guest.locator("#my-hand .hcard.back").count() == 5
-        assert guest.locator(".hands-grid .hcard:not(.back)").count() == 5
-        guest.screenshot(path=str(ARTIFACTS / "hanabi-phone.png"), full_page=True)
-        for page in (host, guest):
-            text = page.inner_text("body")
-            assert "null" not in text and "undefined" not in text
-        width = guest.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"the phone layout scrolls sideways ({width}px)"
+    # my own cards are backs; the other player's are faces
+    assert guest.locator("#my-hand .hcard.back").count() == 5
+    assert guest.locator(".hands-grid .hcard:not(.back)").count() == 5
+    guest.screenshot(path=str(ARTIFACTS / "hanabi-phone.png"), full_page=True)
+    for page in (host, guest):
+        text = page.inner_text("body")
+        assert "null" not in text and "undefined" not in text
+    width = guest.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the phone layout scrolls sideways ({width}px)"
 
-        for _ in range(200):
-            if host.locator(".final").count() and guest.locator(".final").count():
-                break
-            if not (take_turn(host) or take_turn(guest)):
-                host.wait_for_timeout(100)
-        else:
-            raise AssertionError("the game did not end")
+    for _ in range(200):
+        if host.locator(".final").count() and guest.locator(".final").count():
+            break
+        if not (take_turn(host) or take_turn(guest)):
+            host.wait_for_timeout(100)
+    else:
+        raise AssertionError("the game did not end")
 
-        for page in (host, guest):
-            assert page.locator(".final .verdict").inner_text().strip()
-            assert page.locator("#log li").count() > 10  # every move is in the log
-        assert "puntos de 25" in host.locator(".final").inner_text()
-        assert "points out of 25" in guest.locator(".final").inner_text()
-        host.screenshot(path=str(ARTIFACTS / "hanabi-final.png"), full_page=True)
-        assert not errors, errors
-        host_ctx.close()
-        guest_ctx.close()
-
-
-def test_lobby_fits_a_phone(shared_server) -> None:
-    with launch_chromium() as browser:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(shared_server.url + "/")
-        page.fill("#name", "Pía")
-        page.click("form[action='/session'] button")
-        page.wait_for_selector("#create-table")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
+    for page in (host, guest):
+        assert page.locator(".final .verdict").inner_text().strip()
+        assert page.locator("#log li").count() > 10  # every move is in the log
+    assert "puntos de 25" in host.locator(".final").inner_text()
+    assert "points out of 25" in guest.locator(".final").inner_text()
+    host.screenshot(path=str(ARTIFACTS / "hanabi-final.png"), full_page=True)
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
 
 
-def test_a_finished_game_asks_nobody_to_keep_a_last_copy(shared_server) -> None:
+def test_lobby_fits_a_phone(shared_server, browser) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(shared_server.url + "/")
+    page.fill("#name", "Pía")
+    page.click("form[action='/session'] button")
+    page.wait_for_selector("#create-table")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
+
+
+def test_a_finished_game_asks_nobody_to_keep_a_last_copy(shared_server, browser) -> None:
     """Two players discard whenever they may (else clue) until the deck runs out: cards whose
     last copy is left were discarded, and the discard pile still marks them, but "don't
     discard it!" is over with the game."""
@@ -121,9 +119,8 @@ def test_a_finished_game_asks_nobody_to_keep_a_last_copy(shared_server) -> None:
                 await c.close()
 
     run(discard_out())
-    with launch_chromium() as browser:
-        page = open_as(browser, base, players[0], {"width": 390, "height": 844}).new_page()
-        load_table(page, base, table["id"])
-        assert page.locator(".final").count() == 1
-        assert page.locator(".discards .last-copy").count() > 0
-        assert page.locator(".last-copy-warning").count() == 0
+    page = open_as(browser, base, players[0], {"width": 390, "height": 844}).new_page()
+    load_table(page, base, table["id"])
+    assert page.locator(".final").count() == 1
+    assert page.locator(".discards .last-copy").count() > 0
+    assert page.locator(".last-copy-warning").count() == 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -39,14 +38,8 @@ SPLIT_WORDS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_firework_captions_keep_their_words(shared_server, browser) -> None:
-    base = shared_server.url
+def test_firework_captions_keep_their_words(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"multicolor": True, "first_seat": 0})
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
@@ -65,12 +58,12 @@ def test_firework_captions_keep_their_words(shared_server, browser) -> None:
 
 
 
-def test_hand_captions_break_multicolour_only_at_its_hyphen(shared_server, browser) -> None:
+def test_hand_captions_break_multicolour_only_at_its_hyphen(worker_server, browser) -> None:
     """Ana clues the bot's hand "multicolour": every card of it reads "multicolour" or
     "not multicolour" under it, a word wider than the 58 px slot of another player's card on
     a phone. It broke anywhere ("multicolo" / "ur"); the catalogue's soft hyphen lets it
     break as "multi-" / "colour" and nowhere else."""
-    base = shared_server.url
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"multicolor": True, "first_seat": 0})
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
@@ -78,7 +71,7 @@ def test_hand_captions_break_multicolour_only_at_its_hyphen(shared_server, brows
     assert ana.start(table["id"]).status_code == 200
 
     async def clue() -> None:
-        (client,) = await connect(shared_server.ws_url, [ana], table["id"])
+        (client,) = await connect(worker_server.ws_url, [ana], table["id"])
         try:
             await act(client, {"type": "clue", "target": 1, "color": "multi"})
         finally:
@@ -97,15 +90,15 @@ def test_hand_captions_break_multicolour_only_at_its_hyphen(shared_server, brows
 @pytest.mark.parametrize(("lang", "one", "several"), [
     ("es", "¡No la descartéis!", "¡No las descartéis!"),
     ("en", "Don’t discard it!", "Don’t discard them!")])
-def test_the_last_copy_warning_agrees_with_its_cards(shared_server, browser, lang: str,
+def test_the_last_copy_warning_agrees_with_its_cards(worker_server, browser, lang: str,
                                                      one: str, several: str) -> None:
     """The discard pile's warning, drawn by Hanabi's client (discards) from a view where one,
     then two, still-needed cards have lost all but their last copy: 'red 3, green 4. Don't
     discard it!' once read as if one card were meant."""
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     warnings = page.evaluate("""async () => {
       const { t, el } = await import('/static/js/i18n.js');
       const { discards } = await import('/static/js/games/hanabi.js');
@@ -123,13 +116,13 @@ def test_the_last_copy_warning_agrees_with_its_cards(shared_server, browser, lan
 
 
 @pytest.mark.parametrize(("lang", "word"), [("es", "multicolor"), ("en", "multicolour")])
-def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang: str,
+def test_the_log_names_multicolour_in_plain_letters(worker_server, browser, lang: str,
                                                     word: str) -> None:
     """The caption's soft hyphen (U+00AD) was in the catalogue's colour name itself, so it
     travelled into the log: a player who copied "Ana clues Bot 1: multicolour..." pasted an
     invisible character in the middle of the word. The log, and what a selection of it
     copies, have the plain word; the captions keep their break (the tests above)."""
-    base = shared_server.url
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"multicolor": True, "first_seat": 0})
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
@@ -137,7 +130,7 @@ def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang
     assert ana.start(table["id"]).status_code == 200
 
     async def clue() -> None:
-        (client,) = await connect(shared_server.ws_url, [ana], table["id"])
+        (client,) = await connect(worker_server.ws_url, [ana], table["id"])
         try:
             await act(client, {"type": "clue", "target": 1, "color": "multi"})
         finally:
@@ -162,15 +155,15 @@ def test_the_log_names_multicolour_in_plain_letters(shared_server, browser, lang
     context.close()
 
 
-def test_no_warning_for_a_card_its_firework_can_no_longer_reach(shared_server, browser) -> None:
+def test_no_warning_for_a_card_its_firework_can_no_longer_reach(worker_server, browser) -> None:
     """All three red 1s discarded: no red card can be played any more, yet the discard pile
     said 'Only one copy left of: red 3. Don’t discard it!' (and marked the red 3s with '!')
     for a card nobody needs. The warning and the marks keep to cards a firework can reach:
     a green 3 with the same copies left is still warned of."""
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": "en", "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": "en", "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     found = page.evaluate("""async () => {
       const { t, el } = await import('/static/js/i18n.js');
       const { discards } = await import('/static/js/games/hanabi.js');

@@ -9,16 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import connect, load_table, open_as, run, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def beto_hand(ws_url: str, ana: ApiClient, table_id: str) -> list[dict]:
@@ -39,12 +32,12 @@ def outlined(page) -> list[int]:
 
 @pytest.mark.parametrize(("lang", "width", "none"), [("en", 1280, "no card"),
                                                       ("es", 390, "ninguna carta")])
-def test_a_clue_button_shows_the_cards_it_would_point_at(shared_server, browser, lang: str,
+def test_a_clue_button_shows_the_cards_it_would_point_at(worker_server, browser, lang: str,
                                                          width: int, none: str) -> None:
-    base = shared_server.url
+    base = worker_server.url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table_id = seeded_table([ana, beto], "hanabi", 11, {"first_seat": 0, "multicolor": True})
-    hand = beto_hand(shared_server.ws_url, ana, table_id)
+    hand = beto_hand(worker_server.ws_url, ana, table_id)
     context = open_as(browser, base, ana, {"width": width, "height": 844}, lang)
     page = context.new_page()
     load_table(page, base, table_id)

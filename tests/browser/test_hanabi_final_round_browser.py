@@ -9,16 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def play_until(ws_url: str, players: list[ApiClient], table_id: str, turns_left: int) -> int:
@@ -56,8 +49,8 @@ def status(browser, base: str, player: ApiClient, table_id: str, lang: str, widt
     return text
 
 
-def test_the_final_round_says_who_still_plays(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_final_round_says_who_still_plays(worker_server, browser) -> None:
+    base = worker_server.url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table = ana.create_table("hanabi", 2, {"first_seat": 0})
     invite = table["invite_url"].rsplit("/", 1)[1]
@@ -66,7 +59,7 @@ def test_the_final_round_says_who_still_plays(shared_server, browser) -> None:
     players = [ana, beto]
 
     # the last card drawn: both still play, the drawer last
-    turn = play_until(shared_server.ws_url, players, table["id"], 2)
+    turn = play_until(worker_server.ws_url, players, table["id"], 2)
     names = [players[turn].name, players[1 - turn].name]
     assert status(browser, base, players[turn], table["id"], "es", 390) == (
         f"¡Última ronda! Quedan 2 turnos: {names[0]} y {names[1]}. Es tu último turno.")
@@ -74,7 +67,7 @@ def test_the_final_round_says_who_still_plays(shared_server, browser) -> None:
         f"Final round! 2 turns left: {names[0]} and {names[1]}.")
 
     # one turn later: the drawer's is the last; the other player has had theirs
-    turn = play_until(shared_server.ws_url, players, table["id"], 1)
+    turn = play_until(worker_server.ws_url, players, table["id"], 1)
     drawer, other = players[turn], players[1 - turn]
     assert status(browser, base, drawer, table["id"], "en", 1280) == (
         f"Final round! 1 turn left: {drawer.name}. This is your last turn.")

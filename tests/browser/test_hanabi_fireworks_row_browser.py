@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -22,15 +21,9 @@ SLOTS = """() => [...document.querySelectorAll('#game .fireworks .slot')].map((s
 })"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize("multicolor", [True, False])
-def test_the_fireworks_keep_one_row(shared_server, browser, multicolor: bool) -> None:
-    base = shared_server.url
+def test_the_fireworks_keep_one_row(worker_server, browser, multicolor: bool) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"multicolor": multicolor, "first_seat": 0})
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})

@@ -9,27 +9,20 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as, play_moves
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_the_latest_moves_are_in_the_first_screen_of_a_phone(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_latest_moves_are_in_the_first_screen_of_a_phone(worker_server, browser) -> None:
+    base = worker_server.url
     players = [ApiClient(base, name) for name in ("Ana", "Beto", "Celia")]
     table = players[0].create_table("hanabi", 3, {"first_seat": 0})
     invite = table["invite_url"].rsplit("/", 1)[1]
     for seat, p in enumerate(players[1:], start=1):
         assert p.join(table["id"], invite=invite, seat=seat).status_code == 200
     assert players[0].start(table["id"]).status_code == 200
-    play_moves(shared_server.ws_url, players, table["id"], [
+    play_moves(worker_server.ws_url, players, table["id"], [
         (0, {"type": "clue", "target": 1, "rank": 1}),
         (1, {"type": "clue", "target": 0, "color": "red"}),
         (2, {"type": "clue", "target": 0, "rank": 5}),

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium
-
 pytestmark = pytest.mark.browser
 
 LINES = """async () => {
@@ -48,18 +46,12 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_log_lines_say_number_clues_and_completed_fireworks(shared_server, browser,
+def test_log_lines_say_number_clues_and_completed_fireworks(worker_server, browser,
                                                             lang: str) -> None:
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     assert page.evaluate(LINES) == EXPECTED[lang]
     context.close()

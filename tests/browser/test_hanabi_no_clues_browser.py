@@ -7,20 +7,13 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_your_turn_without_clue_tokens_says_so(shared_server, browser) -> None:
-    base = shared_server.url
+def test_your_turn_without_clue_tokens_says_so(worker_server, browser) -> None:
+    base = worker_server.url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table = ana.create_table("hanabi", 2, {"first_seat": 0})
     invite = table["invite_url"].rsplit("/", 1)[1]
@@ -28,7 +21,7 @@ def test_your_turn_without_clue_tokens_says_so(shared_server, browser) -> None:
     assert ana.start(table["id"]).status_code == 200
 
     async def spend_every_clue() -> None:
-        clients = await connect(shared_server.ws_url, [ana, beto], table["id"])
+        clients = await connect(worker_server.ws_url, [ana, beto], table["id"])
         try:
             for turn in range(8):  # Ana, Beto, ... : Ana's turn again with none left
                 seat = turn % 2

@@ -13,17 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.comfort import act, connect, load_table, open_as, run, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/hb-log")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def hands(ws_url: str, player: ApiClient, table_id: str) -> list[list[dict]]:
@@ -75,9 +68,9 @@ def tagged(page, hand: str) -> list[int]:
       .flatMap((s, i) => s.querySelector('.new-badge') ? [i + 1] : [])""")
 
 
-def test_a_tap_chooses_a_clue_and_a_second_tap_sends_it(shared_server, browser) -> None:
+def test_a_tap_chooses_a_clue_and_a_second_tap_sends_it(worker_server, browser) -> None:
     SHOTS.mkdir(exist_ok=True)
-    base, ws = shared_server.url, shared_server.ws_url
+    base, ws = worker_server.url, worker_server.ws_url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table_id = seeded_table([ana, beto], "hanabi", 11, {"first_seat": 0, "multicolor": True})
     beto_hand = hands(ws, ana, table_id)[1]
@@ -146,9 +139,9 @@ def test_a_tap_chooses_a_clue_and_a_second_tap_sends_it(shared_server, browser) 
     context.close()
 
 
-def test_a_click_or_a_key_still_sends_a_clue_at_once(shared_server, browser) -> None:
+def test_a_click_or_a_key_still_sends_a_clue_at_once(worker_server, browser) -> None:
     SHOTS.mkdir(exist_ok=True)
-    base, ws = shared_server.url, shared_server.ws_url
+    base, ws = worker_server.url, worker_server.ws_url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table_id = seeded_table([ana, beto], "hanabi", 11, {"first_seat": 0})
     beto_hand = hands(ws, ana, table_id)[1]
@@ -171,13 +164,13 @@ def test_a_click_or_a_key_still_sends_a_clue_at_once(shared_server, browser) -> 
     context.close()
 
 
-def test_a_hand_whose_last_turn_drew_nothing_has_no_new_card(shared_server, browser) -> None:
+def test_a_hand_whose_last_turn_drew_nothing_has_no_new_card(worker_server, browser) -> None:
     """The tag marks the card a hand drew on its player's last play or discard: once the deck
     has run out and that play drew nothing, the card drawn long before is not new (it kept
     its tag to the end of the game, the replay's last steps included)."""
     context = browser.new_context()
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     found = page.evaluate("""async () => {
       const { newestIds } = await import('/static/js/games/hanabi.js');
       const hands = [[{ id: 1 }, { id: 10 }], [{ id: 2 }, { id: 11 }]];

@@ -9,20 +9,13 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE, load_table, new_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_enter_held_on_draw_does_not_keep_the_card(shared_server, browser) -> None:
-    base = shared_server.url
+def test_enter_held_on_draw_does_not_keep_the_card(worker_server, browser) -> None:
+    base = worker_server.url
     players = [ApiClient(base, "Ana"), ApiClient(base, "Beto")]
     table_id = new_table(players, "ikebana", start=True)  # Ana (seat 0) starts
     page = open_as(browser, base, players[0], PHONE, "es").new_page()

@@ -21,26 +21,19 @@ from tests.browser.comfort import (
     seeded_table,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def table(shared_server) -> tuple[list[ApiClient], str]:
+def table(worker_server) -> tuple[list[ApiClient], str]:
     """Ana and Beto have each kept a card; Ana has drawn her second and considers it."""
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = seeded_table(players, "ikebana", 5, {"first_seat": 0})
 
     async def play() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
+        clients = await connect(worker_server.ws_url, players, table_id)
         try:
             for seat, kind in ((0, "draw"), (0, "keep"), (1, "draw"), (1, "keep"), (0, "draw")):
                 await settle(clients)
@@ -57,15 +50,15 @@ def table(shared_server) -> tuple[list[ApiClient], str]:
 @pytest.mark.parametrize(("seat", "viewport", "lang"),
                          [(0, PHONE, "es"), (1, LAPTOP, "en"), (1, PHONE, "es")],
                          ids=["acting-phone-es", "waiting-laptop-en", "waiting-phone-es"])
-def test_my_hand_only_keeps_my_own_bouquet(shared_server, browser, table, seat, viewport,
+def test_my_hand_only_keeps_my_own_bouquet(worker_server, browser, table, seat, viewport,
                                            lang) -> None:
     players, table_id = table
-    context = open_as(browser, shared_server.url, players[seat], viewport, lang)
+    context = open_as(browser, worker_server.url, players[seat], viewport, lang)
     try:
         page = context.new_page()
         problems: list[str] = []
         page.on("pageerror", lambda exc: problems.append(str(exc)))
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         page.click("#compact-toggle")
         page.wait_for_selector("#table-app.my-hand-only")
         mine = page.locator(f"#game .ik-player[data-seat='{seat}']")

@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE, act, connect, load_table, new_table, open_as, run, settle
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def moves(ws_base: str, players: list[ApiClient], table_id: str,
@@ -46,14 +39,14 @@ def heard(page, *parts: str) -> str:
     return page.locator("#live").text_content() or ""
 
 
-def test_the_live_region_says_a_rejection_and_a_round_s_scores(shared_server, browser) -> None:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+def test_the_live_region_says_a_rejection_and_a_round_s_scores(worker_server, browser) -> None:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = new_table(players, "ikebana", start=True)  # Ana (seat 0) starts
-    context = open_as(browser, shared_server.url, players[0], PHONE, "es")
+    context = open_as(browser, worker_server.url, players[0], PHONE, "es")
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
-        moves(shared_server.ws_url, players, table_id, [(0, "draw"), (0, "keep"),
+        load_table(page, worker_server.url, table_id)
+        moves(worker_server.ws_url, players, table_id, [(0, "draw"), (0, "keep"),
                                                         (1, "draw"), (1, "reject")])
         said = heard(page, "Beto rechaza", "y paga 1 a Ana", "Beto roba")
         assert said.index("Beto rechaza") < said.rindex("Beto roba"), said
@@ -61,8 +54,8 @@ def test_the_live_region_says_a_rejection_and_a_round_s_scores(shared_server, br
         steps = [(1, "keep")]
         for _ in range(4):
             steps += [(0, "draw"), (0, "keep"), (1, "draw"), (1, "keep")]
-        moves(shared_server.ws_url, players, table_id, steps[:-1])
-        moves(shared_server.ws_url, players, table_id, steps[-1:])
+        moves(worker_server.ws_url, players, table_id, steps[:-1])
+        moves(worker_server.ws_url, players, table_id, steps[-1:])
         said = heard(page, "Fin de la ronda 1", "Ana gana", "Beto gana", "Ronda 2: empieza")
         assert "Beto añade" in said, said  # the move that ended the round, first
     finally:

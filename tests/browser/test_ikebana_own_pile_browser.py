@@ -17,16 +17,9 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def reject_then_keep(ws_base: str, players: list[ApiClient], table_id: str) -> None:
@@ -43,21 +36,21 @@ async def reject_then_keep(ws_base: str, players: list[ApiClient], table_id: str
 
 
 @pytest.fixture(scope="module")
-def table(shared_server) -> tuple[list[ApiClient], str]:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+def table(worker_server) -> tuple[list[ApiClient], str]:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = new_table(players, "ikebana", start=True)
-    run(reject_then_keep(shared_server.ws_url, players, table_id))
+    run(reject_then_keep(worker_server.ws_url, players, table_id))
     return players, table_id
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-def test_only_the_others_see_a_price_on_a_pile(shared_server, browser, table, viewport) -> None:
+def test_only_the_others_see_a_price_on_a_pile(worker_server, browser, table, viewport) -> None:
     players, table_id = table
     for seat, lang in ((0, "es"), (1, "en")):
-        context = open_as(browser, shared_server.url, players[seat], viewport, lang)
+        context = open_as(browser, worker_server.url, players[seat], viewport, lang)
         try:
             page = context.new_page()
-            load_table(page, shared_server.url, table_id)
+            load_table(page, worker_server.url, table_id)
             pile = page.locator("#game section[data-seat='0'] figure.ik-pile")
             assert pile.locator("svg").count() >= 1  # the rejected card lies on top
             price = pile.locator(".ik-buy-price")
@@ -66,19 +59,19 @@ def test_only_the_others_see_a_price_on_a_pile(shared_server, browser, table, vi
             context.close()
 
 
-def test_the_prompt_offers_a_purchase_only_when_one_can_be_made(shared_server, browser,
+def test_the_prompt_offers_a_purchase_only_when_one_can_be_made(worker_server, browser,
                                                                table) -> None:
     """The first turn of a round has nothing to buy (every pile is empty), yet the prompt
     said "Elige: robar del mazo o comprar un descarte" above a lone Robar button. Now it says
     why Draw is all there is; with a discard for sale it still offers both. In Spanish the
     price of a rejection names who is paid ("que cobra Beto", not "para Beto")."""
     players, table_id = table
-    fresh = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    fresh = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     fresh_id = new_table(fresh, "ikebana", start=True)  # Ana starts, every pile empty
-    context = open_as(browser, shared_server.url, fresh[0], PHONE, "es")
+    context = open_as(browser, worker_server.url, fresh[0], PHONE, "es")
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, fresh_id)
+        load_table(page, worker_server.url, fresh_id)
         turn = page.locator("#game .ik-turn")
         assert turn.locator("button").all_inner_texts() == ["Robar"]
         assert turn.locator(".ik-prompt").inner_text() == \
@@ -88,10 +81,10 @@ def test_the_prompt_offers_a_purchase_only_when_one_can_be_made(shared_server, b
     finally:
         context.close()
     # Beto's turn at the other table: Ana's pile has a card he can buy
-    context = open_as(browser, shared_server.url, players[1], LAPTOP, "en")
+    context = open_as(browser, worker_server.url, players[1], LAPTOP, "en")
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         turn = page.locator("#game .ik-turn")
         assert turn.locator("button[data-action=buy]").count() == 1
         assert turn.locator(".ik-prompt").inner_text() == \

@@ -30,7 +30,6 @@ from tests.browser.comfort import (
     settle,
 )
 from tests.games.ikebana.test_ikebana_rules import make_state
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -51,19 +50,13 @@ def card_name(cat: dict[str, str], card: dict[str, Any]) -> str:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def match(shared_server) -> str:
+def match(worker_server) -> str:
     """A finished two-player game whose second step is Ana's rejection of her first card."""
-    players = [ApiClient(shared_server.url, name) for name in NAMES]
+    players = [ApiClient(worker_server.url, name) for name in NAMES]
     table_id = seeded_table(players, "ikebana", 11, {"first_seat": 0})
 
     async def play() -> None:
-        clients = await connect(shared_server.ws_url, players, table_id)
+        clients = await connect(worker_server.ws_url, players, table_id)
         try:
             for kind in ("draw", "reject", "keep"):
                 await settle(clients)
@@ -71,7 +64,7 @@ def match(shared_server) -> str:
         finally:
             for c in clients:
                 await c.close()
-        await finish(shared_server.ws_url, players, table_id, random.Random(3))
+        await finish(worker_server.ws_url, players, table_id, random.Random(3))
 
     run(play())
     return table_id
@@ -80,9 +73,9 @@ def match(shared_server) -> str:
 @pytest.mark.parametrize(("viewport", "lang", "point"),
                          [(PHONE, "es", "spectator"), (LAPTOP, "en", "1")],
                          ids=["phone-es-spectator", "laptop-en-seat1"])
-def test_the_draw_after_a_rejection_has_its_own_line(shared_server, browser, match, viewport,
+def test_the_draw_after_a_rejection_has_its_own_line(worker_server, browser, match, viewport,
                                                      lang, point) -> None:
-    base = shared_server.url
+    base = worker_server.url
     cat = catalogue(lang)
     steps = httpx.get(f"{base}/api/matches/{match}/replay?seat={point}",
                       timeout=10).json()["steps"]
@@ -146,7 +139,7 @@ def test_the_draw_after_a_rejection_has_its_own_line(shared_server, browser, mat
         context.close()
 
 
-def test_a_draw_that_rebuilt_the_deck_reads_as_the_draw(shared_server, browser) -> None:
+def test_a_draw_that_rebuilt_the_deck_reads_as_the_draw(worker_server, browser) -> None:
     """Nothing left in the deck: the draw's events are [reshuffled, drew]. Its entry in the
     list said "Se acabó el mazo…" (the draw only in the tooltip); now the draw first."""
     state = make_state(2, piles={0: [("red", 1), ("red", 2)], 1: [("green", 1), ("green", 2)]},
@@ -156,10 +149,10 @@ def test_a_draw_that_rebuilt_the_deck_reads_as_the_draw(shared_server, browser) 
     assert [e["type"] for e in shown] == ["reshuffled", "drew"]
     cat = catalogue("es")
     drew = cat["ikebana.log.drew"].format(player="Ana", card=card_name(cat, shown[1]["card"]))
-    context = open_as(browser, shared_server.url, ApiClient(shared_server.url, "Vera"), PHONE)
+    context = open_as(browser, worker_server.url, ApiClient(worker_server.url, "Vera"), PHONE)
     try:
         page = context.new_page()
-        page.goto(f"{shared_server.url}/rules/ikebana")
+        page.goto(f"{worker_server.url}/rules/ikebana")
         lines = page.evaluate("""async (events) => {
           const game = await import('/static/js/games/ikebana.js');
           const { t } = await import('/static/js/i18n.js');

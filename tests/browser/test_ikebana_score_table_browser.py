@@ -25,16 +25,9 @@ from tests.browser.comfort import (
     run,
     settle,
 )
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def two_rounds_of_payments(ws_base: str, players: list[ApiClient],
@@ -65,10 +58,10 @@ async def two_rounds_of_payments(ws_base: str, players: list[ApiClient],
 
 
 @pytest.fixture(scope="module")
-def table(shared_server) -> tuple[list[ApiClient], str, dict]:
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+def table(worker_server) -> tuple[list[ApiClient], str, dict]:
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = new_table(players, "ikebana", start=True)
-    state = run(two_rounds_of_payments(shared_server.ws_url, players, table_id))
+    state = run(two_rounds_of_payments(worker_server.ws_url, players, table_id))
     view = state["view"]
     after = view["rounds"][0]["prestige"]
     # the situation the table must explain: payments in round 1 and in round 2
@@ -86,13 +79,13 @@ def number(text: str) -> int:
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_each_total_is_the_sum_of_its_row(shared_server, browser, table, viewport,
+def test_each_total_is_the_sum_of_its_row(worker_server, browser, table, viewport,
                                           lang) -> None:
     players, table_id, view = table
-    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         summary = page.locator(".ik-summary")
         # the round being played has its own column, said to be in play
         live_head = summary.locator("thead th.ik-live")
@@ -150,17 +143,17 @@ async def keep_until_round_four(ws_base: str, players: list[ApiClient], table_id
 
 
 @pytest.fixture(scope="module")
-def full_table(shared_server) -> tuple[list[ApiClient], str, dict]:
+def full_table(worker_server) -> tuple[list[ApiClient], str, dict]:
     names = [LONG, "Beto", "Celia", "Dani", "Eva"]
-    players = [ApiClient(shared_server.url, name) for name in names]
+    players = [ApiClient(worker_server.url, name) for name in names]
     # the "final bouquet" variant: round 4, the one in play, scores double
     table_id = new_table(players, "ikebana", start=True, options={"final_bouquet_double": True})
-    state = run(keep_until_round_four(shared_server.ws_url, players, table_id))
+    state = run(keep_until_round_four(worker_server.ws_url, players, table_id))
     return players, table_id, state["view"]
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_table,
+def test_five_players_and_four_rounds_fit_a_phone(worker_server, browser, full_table,
                                                   lang) -> None:
     """Player, start, three scored rounds, the round in play and the total: seven columns
     for five players, one of them with a 32-character name, fit 390 px without scrolling.
@@ -168,10 +161,10 @@ def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_t
     status bar does."""
     players, table_id, view = full_table
     assert view["doubled_round"]
-    context = open_as(browser, shared_server.url, players[1], PHONE, lang)
+    context = open_as(browser, worker_server.url, players[1], PHONE, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         summary = page.locator(".ik-summary")
         assert summary.locator("thead th").count() == 7
         assert summary.locator("thead th.ik-live .ik-doubled").inner_text().strip() == "×2"
@@ -194,7 +187,7 @@ def test_five_players_and_four_rounds_fit_a_phone(shared_server, browser, full_t
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, viewport,
+def test_a_round_breakdown_adds_its_payments(worker_server, browser, table, viewport,
                                              lang) -> None:
     """Round 1's breakdown ends each row on the prestige after the round. It read "+8 → 15"
     for a player who started on 6 and was paid 1 during the round: the payments were nowhere,
@@ -202,10 +195,10 @@ def test_a_round_breakdown_adds_its_payments(shared_server, browser, table, view
     payments and the total."""
     players, table_id, view = table
     record = view["rounds"][0]
-    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         words = ("ramo", "pagos") if lang == "es" else ("bouquet", "payments")
         breakdown = page.locator(".ik-breakdown[data-round='1']")
         for seat in range(len(players)):
@@ -239,19 +232,19 @@ async def keep_until_a_final_bouquet(ws_base: str, players: list[ApiClient],
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "es"), (LAPTOP, "en")],
                          ids=["phone-es", "laptop-en"])
-def test_a_finished_final_bouquet_says_it_scores_double(shared_server, browser, viewport,
+def test_a_finished_final_bouquet_says_it_scores_double(worker_server, browser, viewport,
                                                         lang) -> None:
     """In the fourth round of the "final bouquet" variant a finished bouquet read "Este ramo
     vale 10" and then added 20 when the round ended. Now its line says the doubled points."""
-    players = [ApiClient(shared_server.url, name) for name in ["Ana", "Beto"]]
+    players = [ApiClient(worker_server.url, name) for name in ["Ana", "Beto"]]
     table_id = new_table(players, "ikebana", start=True, options={"final_bouquet_double": True})
-    view = run(keep_until_a_final_bouquet(shared_server.ws_url, players, table_id))["view"]
+    view = run(keep_until_a_final_bouquet(worker_server.ws_url, players, table_id))["view"]
     done = next(p for p in view["players"] if len(p["bouquet"]) == 5)
     assert done["points"] == 2 * done["score"]["total"]
-    context = open_as(browser, shared_server.url, players[0], viewport, lang)
+    context = open_as(browser, worker_server.url, players[0], viewport, lang)
     try:
         page = context.new_page()
-        load_table(page, shared_server.url, table_id)
+        load_table(page, worker_server.url, table_id)
         line = page.locator(f"#game section.ik-player[data-seat='{done['seat']}'] "
                             ".ik-bouquet-score").inner_text()
         doubled = "Ramo final ×2" if lang == "es" else "Final bouquet ×2"

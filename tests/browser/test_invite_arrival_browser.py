@@ -10,16 +10,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def started_table(base: str, private: bool) -> dict:
@@ -38,9 +31,9 @@ def fresh_page(browser, base: str, lang: str):
 
 
 @pytest.mark.parametrize("private", [False, True])
-def test_an_invite_to_a_started_game_says_so_before_the_name(shared_server, browser,
+def test_an_invite_to_a_started_game_says_so_before_the_name(worker_server, browser,
                                                               private: bool) -> None:
-    base = shared_server.url
+    base = worker_server.url
     table = started_table(base, private)
     page = fresh_page(browser, base, "es")
     page.goto(table["invite_url"])
@@ -80,10 +73,10 @@ def test_an_invite_to_a_started_game_says_so_before_the_name(shared_server, brow
         page.context.close()
 
 
-def test_an_invite_with_a_free_seat_still_seats_at_once(shared_server, browser) -> None:
+def test_an_invite_with_a_free_seat_still_seats_at_once(worker_server, browser) -> None:
     """...and says, before the name, who invites to what: a newcomer arriving from a chat
     message knew only the game's name."""
-    base = shared_server.url
+    base = worker_server.url
     host = ApiClient(base, "Hostia")
     table = host.create_table("ikebana", 2)
     page = fresh_page(browser, base, "es")
@@ -116,8 +109,8 @@ def test_an_invite_with_a_free_seat_still_seats_at_once(shared_server, browser) 
     page.context.close()
 
 
-def test_the_invite_counts_the_free_seats_in_english(shared_server, browser) -> None:
-    base = shared_server.url
+def test_the_invite_counts_the_free_seats_in_english(worker_server, browser) -> None:
+    base = worker_server.url
     host = ApiClient(base, "Hostia")
     table = host.create_table("alebrijes", 4)
     page = fresh_page(browser, base, "en")

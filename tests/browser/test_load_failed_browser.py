@@ -8,21 +8,16 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import load_table, open_as, seeded_table
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
+
+pytestmark = pytest.mark.browser
 
 MODULE = "**/js/games/hanabi.js*"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_a_board_that_did_not_load_is_said_and_can_be_loaded_again(shared_server,
+def test_a_board_that_did_not_load_is_said_and_can_be_loaded_again(worker_server,
                                                                       browser) -> None:
-    base = shared_server.url
+    base = worker_server.url
     ana, beto = ApiClient(base, "Ana"), ApiClient(base, "Beto")
     table_id = seeded_table([ana, beto], "hanabi", 5, {"first_seat": 0})
     context = open_as(browser, base, ana, {"width": 390, "height": 844}, "es")

@@ -13,16 +13,9 @@ import httpx
 import pytest
 
 from tests.browser.comfort import PHONE, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def choices(page) -> list[str]:

@@ -6,15 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import launch_chromium, name_yourself
+from tests.support.browser import name_yourself
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize(("width", "lang", "greeting"),

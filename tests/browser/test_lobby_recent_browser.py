@@ -17,19 +17,12 @@ import httpx
 import pytest
 
 from tests.browser.comfort import open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 # all-bot tables play out in a moment with no pause between moves
 GAMES = [("hanabi", 4, {}), ("ikebana", 3, {}), ("allegra", 3, {"rounds": 1, "knock": False})]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

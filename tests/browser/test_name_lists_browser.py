@@ -11,26 +11,19 @@ import pytest
 
 from tests.browser.comfort import load_table, open_as
 from tests.browser.test_ajolocracia_board_browser import ENGINE, SEED, play, table_at
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize(("lang", "two", "three"), [
     ("es", "Ana y Beto", "Ana, Beto y Cleo"),
     ("en", "Ana and Beto", "Ana, Beto, and Cleo")])
-def test_names_are_listed_as_the_language_lists_them(shared_server, browser, lang: str,
+def test_names_are_listed_as_the_language_lists_them(worker_server, browser, lang: str,
                                                       two: str, three: str) -> None:
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/ajolocracia")
+    page.goto(worker_server.url + "/rules/ajolocracia")
     listed = page.evaluate("""async () => {
       const { andList } = await import('/static/js/i18n.js');
       return [andList(['Ana']), andList(['Ana', 'Beto']), andList(['Ana', 'Beto', 'Cleo']),
@@ -41,16 +34,16 @@ def test_names_are_listed_as_the_language_lists_them(shared_server, browser, lan
 
 @pytest.mark.parametrize(("lang", "cue"), [("es", "Esperando a: Beto y Cleo"),
                                            ("en", "Waiting for: Beto and Cleo")])
-def test_the_turn_cue_lists_who_it_waits_for(shared_server, browser, lang: str,
+def test_the_turn_cue_lists_who_it_waits_for(worker_server, browser, lang: str,
                                              cue: str) -> None:
-    base = shared_server.url
-    players, table_id = table_at(base, shared_server.ws_url, [])
+    base = worker_server.url
+    players, table_id = table_at(base, worker_server.ws_url, [])
     context = open_as(browser, base, players[0], {"width": 390, "height": 844}, lang)
     page = context.new_page()
     load_table(page, base, table_id)
     card = ENGINE.setup(3, {}, SEED).hands[0][0]  # the pinned deal's first card for Ana
     before = page.locator("#table-app").get_attribute("data-version")
-    play(shared_server.ws_url, players, table_id, [(0, {"type": "pick", "card": card})])
+    play(worker_server.ws_url, players, table_id, [(0, {"type": "pick", "card": card})])
     page.wait_for_function(
         "(v) => document.getElementById('table-app').dataset.version !== v", arg=before)
     page.wait_for_function("(cue) => document.getElementById('banner').textContent === cue",

@@ -9,22 +9,15 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import PHONE, load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize(("lang", "words"), [("es", "no tiene bots"), ("en", "has no bots")])
-def test_a_game_without_bots_says_so_while_seats_are_free(shared_server, browser, lang: str,
+def test_a_game_without_bots_says_so_while_seats_are_free(worker_server, browser, lang: str,
                                                           words: str) -> None:
-    base = shared_server.url
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     guess = ana.create_table("block-and-guess", 3, {})
     hanabi = ana.create_table("hanabi", 2, {})

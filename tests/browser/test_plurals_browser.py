@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from app.i18n import translate
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +20,12 @@ PLURAL_AFTER_ONE = (r"(^|[^\d.,-])1 (points|cards|turns|rounds|seconds|votes|pla
                     r"puntos|cartas|turnos|rondas|segundos|votos|jugadores|personas)\b")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_count_of_one_reads_as_one(shared_server, browser, lang: str) -> None:
+def test_a_count_of_one_reads_as_one(worker_server, browser, lang: str) -> None:
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     wrong = page.evaluate("""async (pattern) => {
       const { t } = await import('/static/js/i18n.js');
       const plural = new RegExp(pattern);
@@ -62,14 +55,14 @@ def test_the_server_reads_a_count_of_one_as_one() -> None:
 @pytest.mark.parametrize(("lang", "one", "zero"), [
     ("es", "1 punto de 25", "0 puntos de 25"),
     ("en", "1 point out of 25", "0 points out of 25")])
-def test_hanabis_final_line_reads_a_score_of_one_as_one(shared_server, browser, lang: str,
+def test_hanabis_final_line_reads_a_score_of_one_as_one(worker_server, browser, lang: str,
                                                          one: str, zero: str) -> None:
     """The end-of-game heading Hanabi's client draws (finalBanner), from a view whose score
     is 1, then 0: the score is the count that picks the catalogue's '_one' form."""
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/hanabi")
+    page.goto(worker_server.url + "/rules/hanabi")
     headings = page.evaluate("""async () => {
       const { t, el } = await import('/static/js/i18n.js');
       const { finalBanner } = await import('/static/js/games/hanabi.js');
@@ -84,15 +77,15 @@ def test_hanabis_final_line_reads_a_score_of_one_as_one(shared_server, browser, 
 @pytest.mark.parametrize(("lang", "one", "two"), [
     ("es", "Ana: 1 punto en la ronda 2", "Beto: 2 puntos en la ronda 2"),
     ("en", "Ana: 1 point in round 2", "Beto: 2 points in round 2")])
-def test_ajolocracias_round_scores_read_a_point_of_one_as_one(shared_server, browser,
+def test_ajolocracias_round_scores_read_a_point_of_one_as_one(worker_server, browser,
                                                                lang: str, one: str,
                                                                two: str) -> None:
     """The log lines Ajolocracia's client writes for a round's scores (eventLines): a seat
     that scored 1 reads '1 punto', not '1 puntos'."""
     context = browser.new_context()
-    context.add_cookies([{"name": "lang", "value": lang, "url": shared_server.url}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": worker_server.url}])
     page = context.new_page()
-    page.goto(shared_server.url + "/rules/ajolocracia")
+    page.goto(worker_server.url + "/rules/ajolocracia")
     lines = page.evaluate("""async () => {
       const { t, el } = await import('/static/js/i18n.js');
       const { eventLines } = await import('/static/js/games/ajolocracia.js');

@@ -9,16 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.comfort import LAPTOP, PHONE, load_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 def drawn(page, selector: str) -> int:
@@ -28,8 +21,8 @@ def drawn(page, selector: str) -> int:
     return page.evaluate(f"() => document.querySelector('{selector}').naturalWidth")
 
 
-def test_invite_and_handoff_qr_codes_draw(shared_server, browser) -> None:
-    base = shared_server.url
+def test_invite_and_handoff_qr_codes_draw(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     for viewport in (PHONE, LAPTOP):

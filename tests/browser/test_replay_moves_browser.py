@@ -6,14 +6,13 @@ under each move: test_replay_one_list_browser.py checks them against the table's
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 
 import pytest
 
 from app.games import ENGINES
-from tests.support.browser import launch_chromium
+from tests.browser.comfort import run
 from tests.support.client import connect_and_start, play_to_end, seat_players
 
 pytestmark = pytest.mark.browser
@@ -28,30 +27,29 @@ def _finished(base: str, ws: str, game: str) -> str:
             await c.close()
         return table["id"]
 
-    return asyncio.run(play())
+    return run(play())
 
 
 @pytest.mark.parametrize("game", ["hanabi", "ikebana", "block-and-guess"])
-def test_each_move_in_the_list_reads_as_its_line_of_the_log(shared_server, game) -> None:
-    base = shared_server.url
-    match = _finished(base, shared_server.ws_url, game)
-    with launch_chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.add_cookies([{"name": "lang", "value": "es", "url": base}])
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{base}/matches/{match}")
-        page.wait_for_selector("#replay-actions button[data-step='1']")
-        page.keyboard.press("End")
-        page.wait_for_selector("#replay-actions button[aria-current='step']:not([data-step='0'])")
-        # each move's own line (a line the move set off may follow it: Ikebana's draw)
-        # (the deal's entry, step 0, is not a move)
-        buttons = page.locator(
-            "#replay-actions button:not([data-step='0']) .replay-move").all_inner_texts()
-        # a replay has no seats to fill: Block and Guess's "no bots" note is for live tables
-        no_bots = page.locator(".bg-no-bots").count()
-        page.context.close()
+def test_each_move_in_the_list_reads_as_its_line_of_the_log(worker_server, browser, game) -> None:
+    base = worker_server.url
+    match = _finished(base, worker_server.ws_url, game)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": "lang", "value": "es", "url": base}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{base}/matches/{match}")
+    page.wait_for_selector("#replay-actions button[data-step='1']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-actions button[aria-current='step']:not([data-step='0'])")
+    # each move's own line (a line the move set off may follow it: Ikebana's draw)
+    # (the deal's entry, step 0, is not a move)
+    buttons = page.locator(
+        "#replay-actions button:not([data-step='0']) .replay-move").all_inner_texts()
+    # a replay has no seats to fill: Block and Guess's "no bots" note is for live tables
+    no_bots = page.locator(".bg-no-bots").count()
+    page.context.close()
     assert errors == []
     assert no_bots == 0
     assert buttons, "no moves listed"

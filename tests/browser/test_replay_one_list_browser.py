@@ -15,16 +15,8 @@ import pytest
 from app.games import ENGINES
 from app.i18n import catalogue
 from tests.browser.comfort import LAPTOP, PHONE, finished_table, load_table, open_as
-from tests.support.browser import launch_chromium
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
 
 
 # a game's line for a run of folded moves, and the line of each move in it
@@ -54,10 +46,10 @@ def moved_line(game: str, lang: str, player: str) -> re.Pattern:
 @pytest.mark.parametrize(("game", "viewport", "lang"), [
     (game, viewport, lang) for k, game in enumerate(sorted(ENGINES))
     for viewport, lang in [((PHONE, "es"), (LAPTOP, "en"))[k % 2]]])
-def test_the_list_of_moves_holds_the_whole_log(shared_server, browser, game, viewport,
+def test_the_list_of_moves_holds_the_whole_log(worker_server, browser, game, viewport,
                                                lang) -> None:
-    base = shared_server.url
-    players, match = finished_table(base, shared_server.ws_url, game)
+    base = worker_server.url
+    players, match = finished_table(base, worker_server.ws_url, game)
     then = catalogue(lang)["replay.step_then"]
     prefix, suffix = then.split("{text}")
     context = open_as(browser, base, players[0], viewport, lang)

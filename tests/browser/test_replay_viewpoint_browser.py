@@ -22,7 +22,6 @@ import pytest
 
 from app.games import ENGINES
 from tests.browser.comfort import LAPTOP, PHONE, finished_table, open_as
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -103,13 +102,6 @@ def _spoken_step(client: ApiClient, match: str, game: str, last: int) -> int:
     raise AssertionError(f"no step of the {game} replay has the board speak to seat 0")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-
 def _go(page, step: int) -> None:
     page.locator(f"#replay-actions button[data-step='{step}']").click()
     page.wait_for_function(
@@ -138,9 +130,9 @@ def _texts(page, base: str, match: str, spoken: int) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_you_only_for_the_player_who_looks(shared_server, browser, game) -> None:
-    base = shared_server.url
-    players, match = finished_table(base, shared_server.ws_url, game)
+def test_you_only_for_the_player_who_looks(worker_server, browser, game) -> None:
+    base = worker_server.url
+    players, match = finished_table(base, worker_server.ws_url, game)
     last = len(players[0].request("GET", f"/api/matches/{match}/replay?seat=0").json()["steps"])
     spoken = _spoken_step(players[0], match, game, last)
     guess = _guess_step(players[0], match, last) if game == "block-and-guess" else None

@@ -28,7 +28,6 @@ import pytest
 from app.games import ENGINES
 from app.games.base import Rng
 from tests.integration.test_secrecy_all_games import _check_connection, _replay
-from tests.support.browser import launch_chromium
 from tests.support.client import SeatClient, play_to_end, seat_players
 from tests.support.qr import decode_svg
 from tests.support.server import LiveServer
@@ -56,12 +55,6 @@ class Loop:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

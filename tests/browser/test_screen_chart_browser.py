@@ -13,22 +13,14 @@ and the whole summary shows at each size (nothing cut)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.comfort import run
-from tests.support.browser import launch_chromium
 from tests.support.client import connect_and_start, play_to_end, seat_players
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 async def finish(ws_base: str, players: list[Any], table: dict[str, Any]) -> None:

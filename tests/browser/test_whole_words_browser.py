@@ -13,7 +13,6 @@ import re
 import pytest
 
 from tests.browser.comfort import finish, load_table, open_as, run
-from tests.support.browser import launch_chromium
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.browser
@@ -21,14 +20,8 @@ pytestmark = pytest.mark.browser
 GAMES = ["hanabi", "ikebana", "ajolocracia", "alebrijes", "allegra", "block-and-guess"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-def test_hanabi_hand_buttons_keep_their_words_on_phones(shared_server, browser) -> None:
-    base = shared_server.url
+def test_hanabi_hand_buttons_keep_their_words_on_phones(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("hanabi", 2, {"first_seat": 0})  # five cards in each hand
     bot = ana.request("POST", f"/api/tables/{table['id']}/bots", json={"seat": 1})
@@ -53,8 +46,8 @@ def test_hanabi_hand_buttons_keep_their_words_on_phones(shared_server, browser) 
             context.close()
 
 
-def test_rules_steps_are_numbered_once(shared_server, browser) -> None:
-    base = shared_server.url
+def test_rules_steps_are_numbered_once(worker_server, browser) -> None:
+    base = worker_server.url
     for lang in ("es", "en"):
         context = browser.new_context()
         context.add_cookies([{"name": "lang", "value": lang, "url": base}])
@@ -69,8 +62,8 @@ def test_rules_steps_are_numbered_once(shared_server, browser) -> None:
         context.close()
 
 
-def test_a_long_word_in_the_chat_wraps_on_a_phone(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_long_word_in_the_chat_wraps_on_a_phone(worker_server, browser) -> None:
+    base = worker_server.url
     ana = ApiClient(base, "Ana")
     table = ana.create_table("ikebana", 2)
     page = open_as(browser, base, ana, {"width": 390, "height": 844}).new_page()
@@ -85,15 +78,15 @@ def test_a_long_word_in_the_chat_wraps_on_a_phone(shared_server, browser) -> Non
     page.context.close()
 
 
-def test_a_long_name_breaks_rather_than_widen_a_phone_page(shared_server, browser) -> None:
-    base = shared_server.url
+def test_a_long_name_breaks_rather_than_widen_a_phone_page(worker_server, browser) -> None:
+    base = worker_server.url
     long_name = "Wolfeschlegelsteinhausenbergerd"
     players = [ApiClient(base, long_name), ApiClient(base, "Beto")]
     table = players[0].create_table("ikebana", 2)
     invite = table["invite_url"].rsplit("/", 1)[1]
     assert players[1].join(table["id"], invite=invite, seat=1).status_code == 200
     assert players[0].start(table["id"]).status_code == 200
-    run(finish(shared_server.ws_url, players, table["id"], random.Random(3)))
+    run(finish(worker_server.ws_url, players, table["id"], random.Random(3)))
     page = open_as(browser, base, players[0], {"width": 390, "height": 844}).new_page()
     load_table(page, base, table["id"])
     assert page.locator(".ik-ranking").count() == 1

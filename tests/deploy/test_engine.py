@@ -22,6 +22,7 @@ def _no_engine(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.mark.slow  # the image built from scratch: minutes
 def test_the_image_built_by_an_engine_runs_on_sqlite_and_postgresql(
         request: pytest.FixtureRequest) -> None:
     if engine.find_engine() is None:

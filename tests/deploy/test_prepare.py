@@ -99,7 +99,8 @@ def test_the_suite_spreads_its_files_over_the_cores_unless_told_otherwise(
     """``spread``: one worker a core (at most four), whole files per worker; a caller's own
     choice of workers, a debugger, or LUDOTECA_TEST_WORKERS=1 keeps it as asked."""
     monkeypatch.delenv("LUDOTECA_TEST_WORKERS", raising=False)
-    assert cli.spread(["-q"], 2) == ["-n", "2", "--dist", "loadfile", "-q"]
+    assert cli.spread(["-q"], 2) == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder",
+                                     "-q"]
     assert cli.spread([], 16)[:2] == ["-n", "4"]
     assert cli.spread(["-q"], 1) == ["-q"]
     for own in (["-n", "3"], ["-n3"], ["--numprocesses=2"], ["--pdb"], ["-p", "no:xdist"]):

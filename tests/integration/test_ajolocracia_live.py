@@ -101,9 +101,10 @@ def assert_learned_only_the_flag(before: dict, after: dict, seat: int, picked: b
 
 
 @pytest.mark.parametrize("seats", [2, 5])
-async def test_whole_game_by_the_generic_client_is_stored_and_replays(server, seats) -> None:
-    players, table = seat_up(server, seats)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+async def test_whole_game_by_the_generic_client_is_stored_and_replays(shared_server_each_db,
+                                                                      seats) -> None:
+    players, table = seat_up(shared_server_each_db, seats)
+    clients = [SeatClient(shared_server_each_db.ws_url, table["id"], p.token) for p in players]
     try:
         await start(players, table, clients)
         final = await play_to_end(clients, random.Random(seats), max_moves=20_000)
@@ -115,7 +116,7 @@ async def test_whole_game_by_the_generic_client_is_stored_and_replays(server, se
             view = c.state["view"]
             assert view["phase"] == "over" and c.state["legal_actions"] == []
             assert [p["score"] for p in view["players"]] == outcome["scores"]
-        match = stored_match(server, table["id"])
+        match = stored_match(shared_server_each_db, table["id"])
         assert match["outcome"] == outcome
         assert {a["source"] for a in match["actions"]} == {"player"}
         assert replay(match) == outcome
@@ -126,10 +127,11 @@ async def test_whole_game_by_the_generic_client_is_stored_and_replays(server, se
 # --------------------------------------------------------------------------- secrecy
 
 
-async def test_a_pick_stays_secret_until_everyone_has_picked(server) -> None:
-    players, table = seat_up(server, 3)
-    seats = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
-    spectator = SeatClient(server.ws_url, table["id"], ApiClient(server.url, "Mallory").token)
+async def test_a_pick_stays_secret_until_everyone_has_picked(shared_server) -> None:
+    players, table = seat_up(shared_server, 3)
+    seats = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
+    spectator = SeatClient(shared_server.ws_url, table["id"],
+                           ApiClient(shared_server.url, "Mallory").token)
     everyone = [*seats, spectator]
     try:
         await start(players, table, everyone)
@@ -199,9 +201,9 @@ async def test_a_pick_stays_secret_until_everyone_has_picked(server) -> None:
         await close_all(everyone)
 
 
-async def test_changing_a_pick_and_stale_or_illegal_picks(server) -> None:
-    players, table = seat_up(server, 2)
-    a, b = (SeatClient(server.ws_url, table["id"], p.token) for p in players)
+async def test_changing_a_pick_and_stale_or_illegal_picks(shared_server) -> None:
+    players, table = seat_up(shared_server, 2)
+    a, b = (SeatClient(shared_server.ws_url, table["id"], p.token) for p in players)
     try:
         await start(players, table, [a, b])
         hand = hand_ids(a.state)
@@ -243,9 +245,9 @@ async def test_changing_a_pick_and_stale_or_illegal_picks(server) -> None:
 # --------------------------------------------------------------------------- turn timer
 
 
-async def test_turn_timer_picks_for_the_seats_that_run_out(server) -> None:
-    players, table = seat_up(server, 3, {"turn_seconds": 2})
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+async def test_turn_timer_picks_for_the_seats_that_run_out(shared_server) -> None:
+    players, table = seat_up(shared_server, 3, {"turn_seconds": 2})
+    clients = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
     try:
         await start(players, table, clients)
         deadlines = clients[0].state["deadlines"]
@@ -271,7 +273,7 @@ async def test_turn_timer_picks_for_the_seats_that_run_out(server) -> None:
         for c in clients:
             await c.wait_version(version)
         final = await play_to_end(clients, random.Random(4), max_moves=20_000)
-        match = stored_match(server, table["id"])
+        match = stored_match(shared_server, table["id"])
         first_turn = match["actions"][:3]
         assert [(a["seat"], a["source"]) for a in first_turn] in (
             [(0, "player"), (1, "timeout"), (2, "timeout")],
@@ -281,9 +283,9 @@ async def test_turn_timer_picks_for_the_seats_that_run_out(server) -> None:
         await close_all(clients)
 
 
-async def test_the_turn_clock_is_off_by_default(server) -> None:
-    players, table = seat_up(server, 2)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+async def test_the_turn_clock_is_off_by_default(shared_server) -> None:
+    players, table = seat_up(shared_server, 2)
+    clients = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
     try:
         version = await start(players, table, clients)
         assert clients[0].state["deadlines"] == {}

@@ -34,9 +34,10 @@ def replay(match: dict[str, Any]) -> dict[int, Any]:
 
 
 @pytest.mark.parametrize("seats", [3, 6])
-async def test_whole_game_is_played_stored_and_replayable(server, seats: int) -> None:
-    players, table, _ = seat_players(server.url, "alebrijes", seats)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
+async def test_whole_game_is_played_stored_and_replayable(shared_server_each_db,
+                                                          seats: int) -> None:
+    players, table, _ = seat_players(shared_server_each_db.url, "alebrijes", seats)
+    clients = [SeatClient(shared_server_each_db.ws_url, table["id"], p.token) for p in players]
     for c in clients:
         await c.open()
     assert players[0].start(table["id"]).status_code == 200
@@ -52,7 +53,7 @@ async def test_whole_game_is_played_stored_and_replayable(server, seats: int) ->
         assert c.state["view"]["outcome"] == outcome
         assert c.state["view"]["phase"] == "over" and c.state["legal_actions"] == []
 
-    match = httpx.get(f"{server.url}/api/matches/{table['id']}").json()
+    match = httpx.get(f"{shared_server_each_db.url}/api/matches/{table['id']}").json()
     assert match["game"] == "alebrijes" and match["outcome"] == outcome
     states = replay(match)
     last = states[final["version"]]
@@ -76,9 +77,9 @@ async def test_whole_game_is_played_stored_and_replayable(server, seats: int) ->
         await c.close()
 
 
-async def test_illegal_moves_get_the_engine_error_codes(server) -> None:
-    players, table, _ = seat_players(server.url, "alebrijes", 3)
-    clients = await connect_and_start(server.ws_url, players, table)
+async def test_illegal_moves_get_the_engine_error_codes(shared_server) -> None:
+    players, table, _ = seat_players(shared_server.url, "alebrijes", 3)
+    clients = await connect_and_start(shared_server.ws_url, players, table)
     mover = next(c for c in clients if c.my_turn())
     other = next(c for c in clients if not c.my_turn())
 

@@ -75,8 +75,8 @@ async def open_all(server, seats: int) -> tuple[list[ApiClient], dict, list[Seat
 
 
 @pytest.mark.parametrize("seats", [3, 4, 6])
-async def test_whole_games_with_the_generic_client(server, seats: int) -> None:
-    players, table, clients, watchers = await open_all(server, seats)
+async def test_whole_games_with_the_generic_client(shared_server_each_db, seats: int) -> None:
+    players, table, clients, watchers = await open_all(shared_server_each_db, seats)
     assert players[0].start(table["id"]).status_code == 200
     final = await play_to_end([*clients, *watchers], random.Random(seats))
     outcome = final["table"]["outcome"]
@@ -85,7 +85,7 @@ async def test_whole_games_with_the_generic_client(server, seats: int) -> None:
     for c in clients:
         assert c.state["view"]["phase"] == "over" and c.state["legal_actions"] == []
         assert c.state["chat_allowed"] is True
-    match = httpx.get(f"{server.url}/api/matches/{table['id']}").json()
+    match = httpx.get(f"{shared_server_each_db.url}/api/matches/{table['id']}").json()
     states = replay(match)
     last = states[max(states)]
     assert ENGINE.outcome(last).to_json() == outcome
@@ -119,8 +119,8 @@ def check_no_target_leaks(connections: list[SeatClient], states: dict[int, Any])
     assert checked > 50
 
 
-async def test_drags_are_relayed_not_stored_and_guessers_never_see_targets(server) -> None:
-    players, table, clients, watchers = await open_all(server, 4)
+async def test_drags_are_relayed_not_stored_and_guessers_never_see_targets(shared_server) -> None:
+    players, table, clients, watchers = await open_all(shared_server, 4)
     assert players[0].start(table["id"]).status_code == 200
     everyone = [*clients, *watchers]
     for c in everyone:
@@ -173,8 +173,8 @@ async def test_drags_are_relayed_not_stored_and_guessers_never_see_targets(serve
         await c.close()
 
 
-async def test_overlapping_placement_is_refused_with_its_code(server) -> None:
-    players, table, clients, watchers = await open_all(server, 3)
+async def test_overlapping_placement_is_refused_with_its_code(shared_server) -> None:
+    players, table, clients, watchers = await open_all(shared_server, 3)
     assert players[0].start(table["id"]).status_code == 200
     everyone = [*clients, *watchers]
     for c in everyone:

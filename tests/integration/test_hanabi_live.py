@@ -67,14 +67,14 @@ async def test_two_players_play_a_whole_game_and_it_is_stored(server) -> None:
         await c.close()
 
 
-async def test_reconnect_gets_the_full_current_view(server) -> None:
-    players, table, _ = seat_up(server)
-    a, b = await start_and_connect(server, players, table)
+async def test_reconnect_gets_the_full_current_view(shared_server) -> None:
+    players, table, _ = seat_up(shared_server)
+    a, b = await start_and_connect(shared_server, players, table)
     rng = random.Random(3)
     await play_moves([a, b], rng, 6)
     before = b.state
     await b.close()
-    again = SeatClient(server.ws_url, table["id"], players[1].token)
+    again = SeatClient(shared_server.ws_url, table["id"], players[1].token)
     await again.open()
     assert again.state["version"] == before["version"]
     assert again.state["seat"] == 1
@@ -84,10 +84,10 @@ async def test_reconnect_gets_the_full_current_view(server) -> None:
     await a.close()
 
 
-async def test_bad_input_gets_clear_errors_and_changes_nothing(server) -> None:
-    players, table, _ = seat_up(server)
-    a = SeatClient(server.ws_url, table["id"], players[0].token)
-    b = SeatClient(server.ws_url, table["id"], players[1].token)
+async def test_bad_input_gets_clear_errors_and_changes_nothing(shared_server) -> None:
+    players, table, _ = seat_up(shared_server)
+    a = SeatClient(shared_server.ws_url, table["id"], players[0].token)
+    b = SeatClient(shared_server.ws_url, table["id"], players[1].token)
     await a.open()
     await b.open()
     players[0].start(table["id"])
@@ -135,12 +135,12 @@ async def test_bad_input_gets_clear_errors_and_changes_nothing(server) -> None:
     await b.close()
 
 
-async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(server) -> None:
-    players, table, invite = seat_up(server, seats=3)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
-    stranger = ApiClient(server.url, "Mallory")
-    spectator = SeatClient(server.ws_url, table["id"], stranger.token)
-    anonymous = SeatClient(server.ws_url, table["id"], None)
+async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(shared_server) -> None:
+    players, table, invite = seat_up(shared_server, seats=3)
+    clients = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
+    stranger = ApiClient(shared_server.url, "Mallory")
+    spectator = SeatClient(shared_server.ws_url, table["id"], stranger.token)
+    anonymous = SeatClient(shared_server.ws_url, table["id"], None)
     for c in [*clients, spectator, anonymous]:
         await c.open()
     players[0].start(table["id"])
@@ -175,26 +175,26 @@ async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(server) -> None:
         await c.close()
 
 
-async def test_private_table_and_bad_tokens(server) -> None:
-    players, table, invite = seat_up(server, private=True)
-    stranger = ApiClient(server.url, "Eve")
+async def test_private_table_and_bad_tokens(shared_server) -> None:
+    players, table, invite = seat_up(shared_server, private=True)
+    stranger = ApiClient(shared_server.url, "Eve")
     # not listed, not joinable and not watchable without the invite
-    assert table["id"] not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
+    assert table["id"] not in [t["id"] for t in httpx.get(f"{shared_server.url}/api/tables").json()]
     assert stranger.join(table["id"]).status_code == 403
-    peek = SeatClient(server.ws_url, table["id"], stranger.token)
+    peek = SeatClient(shared_server.ws_url, table["id"], stranger.token)
     with pytest.raises(Exception):  # noqa: B017 - closed with an error message first
         await peek.open()
     assert peek.received[0]["code"] == "forbidden"
-    watcher = SeatClient(server.ws_url, table["id"], stranger.token, invite=invite)
+    watcher = SeatClient(shared_server.ws_url, table["id"], stranger.token, invite=invite)
     await watcher.open()
     assert watcher.state["seat"] is None
     await watcher.close()
     # a wrong token is refused outright
-    bad = SeatClient(server.ws_url, table["id"], "not-a-token")
+    bad = SeatClient(shared_server.ws_url, table["id"], "not-a-token")
     with pytest.raises(Exception):  # noqa: B017
         await bad.open()
     assert bad.received[0]["code"] == "bad_token"
-    unknown = SeatClient(server.ws_url, "no-such-table", players[0].token)
+    unknown = SeatClient(shared_server.ws_url, "no-such-table", players[0].token)
     with pytest.raises(Exception):  # noqa: B017
         await unknown.open()
     assert unknown.received[0]["code"] == "not_found"

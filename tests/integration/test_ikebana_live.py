@@ -84,9 +84,9 @@ async def test_whole_game_is_played_stored_and_replayable(server, seats: int,
         await c.close()
 
 
-async def test_illegal_moves_get_the_engine_error_codes(server) -> None:
-    players, table = seat_up(server, 2)
-    a, b = await connect_and_start(server.ws_url, players, table)
+async def test_illegal_moves_get_the_engine_error_codes(shared_server) -> None:
+    players, table = seat_up(shared_server, 2)
+    a, b = await connect_and_start(shared_server.ws_url, players, table)
     mover, other = (a, b) if a.my_turn() else (b, a)
     me = mover.state["seat"]
 
@@ -176,18 +176,18 @@ def check_events(events: list[dict], before: Any, after: Any) -> None:
             assert event["card"] == card_json(after.piles[event["seat"]][-1])
 
 
-async def test_no_hidden_card_reaches_anyone(server) -> None:
-    players, table = seat_up(server, 3)
-    clients = [SeatClient(server.ws_url, table["id"], p.token) for p in players]
-    stranger = ApiClient(server.url, "Mallory")
-    watchers = [SeatClient(server.ws_url, table["id"], stranger.token),
-                SeatClient(server.ws_url, table["id"], None)]
+async def test_no_hidden_card_reaches_anyone(shared_server) -> None:
+    players, table = seat_up(shared_server, 3)
+    clients = [SeatClient(shared_server.ws_url, table["id"], p.token) for p in players]
+    stranger = ApiClient(shared_server.url, "Mallory")
+    watchers = [SeatClient(shared_server.ws_url, table["id"], stranger.token),
+                SeatClient(shared_server.ws_url, table["id"], None)]
     everyone = [*clients, *watchers]
     for c in everyone:
         await c.open()
     players[0].start(table["id"])
     final = await play_to_end(everyone, random.Random(23))
-    match = httpx.get(f"{server.url}/api/matches/{table['id']}").json()
+    match = httpx.get(f"{shared_server.url}/api/matches/{table['id']}").json()
     _, states = replay(match)
     checked = 0
     rng = Rng.from_seed(99)

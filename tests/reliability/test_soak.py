@@ -11,6 +11,8 @@ except a generous memory ceiling that only a runaway leak would reach.
 
 from __future__ import annotations
 
+import pytest
+
 from app.games import ENGINES
 from bench.soak import GARBAGE_KINDS, parser, report, run
 
@@ -23,6 +25,7 @@ EXPECTED = {  # garbage kind → the error every reply must carry
 }
 
 
+@pytest.mark.slow  # ~110 s
 def test_soak_loses_nothing_and_survives_garbage() -> None:
     args = parser().parse_args(["--duration", str(DURATION), "--tables", str(TABLES),
                                 "--period-ms", "300", "--reconnect-rate", "3",

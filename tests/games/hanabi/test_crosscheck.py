@@ -205,6 +205,7 @@ def play_game(players: int, seed: int, smart: float) -> tuple[str, int, int]:
 GAMES_PER_COUNT = 75  # x 4 player counts = 300 games
 
 
+@pytest.mark.slow  # 300 games move by move in both engines
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_lockstep_with_openspiel(players: int) -> None:
     started = time.monotonic()
