@@ -32,20 +32,6 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
         raise pytest.UsageError(f"tests sharing a node id in a spread run: {twins[:5]}")
 
 
-# tests marked slow from here, in files other work owns (tests/cluster): the cluster's
-# restarts, each a few processes stopped and started again under load. A name no longer
-# collected marks nothing.
-SLOW_ELSEWHERE = (
-    "tests/cluster/test_faults_live.py::test_postgres_restarted_under_load_in_two_processes",
-    "tests/cluster/test_behind_nginx.py::test_the_compose_proxy_in_front_of_two_processes_"
-    "survives_the_owner_dying",
-    "tests/cluster/test_two_processes.py::test_killing_the_owner_mid_game_loses_nothing_and_"
-    "the_survivor_finishes_it",
-    "tests/cluster/test_redis_faults.py::test_redis_dying_and_coming_back_empty_leaves_every_"
-    "table_one_owner",
-)
-
-
 def slow_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
     """The files that hold a slow test first, the others after them, each in collection
     order and each file's tests together: the longest tests (a soak, an image build, the
@@ -57,11 +43,8 @@ def slow_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
     return sorted(items, key=lambda item: item.nodeid.split("::")[0] not in slow_files)
 
 
-@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.nodeid.startswith(SLOW_ELSEWHERE):
-            item.add_marker(pytest.mark.slow)
     items[:] = slow_files_first(items)
 
 

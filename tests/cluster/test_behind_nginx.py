@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.postgres
 
 
+@pytest.mark.slow  # a few processes stopped and started again under load
 async def test_the_compose_proxy_in_front_of_two_processes_survives_the_owner_dying(
         postgres_cluster, redis_server, tmp_path) -> None:
     url = postgres_cluster.new_database(f"nginx_{int(time.time() * 1000) % 10**9}")

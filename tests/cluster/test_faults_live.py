@@ -167,6 +167,7 @@ RETRYABLE = {"storage_error", "storage_unavailable", "table_moving", "stale_vers
              "rate_limited"}
 
 
+@pytest.mark.slow  # a few processes stopped and started again under load
 async def test_postgres_restarted_under_load_in_two_processes(
         postgres_cluster, redis_server, tmp_path) -> None:
     database = postgres_cluster.new_database(f"pg_restart_{int(time.time() * 1000) % 10**9}")

@@ -192,6 +192,7 @@ async def test_an_owner_cut_off_from_redis_stops_before_another_takes_its_tables
         await stop_process(two, c2)
 
 
+@pytest.mark.slow  # a few processes stopped and started again under load
 async def test_redis_dying_and_coming_back_empty_leaves_every_table_one_owner(
         database: str) -> None:
     redis = RedisServer.find()

@@ -105,6 +105,7 @@ async def test_a_table_created_through_one_process_is_played_through_the_other(
     assert [r["seq"] for r in record["actions"]] == list(range(4, final["version"] + 1))
 
 
+@pytest.mark.slow  # a few processes stopped and started again under load
 async def test_killing_the_owner_mid_game_loses_nothing_and_the_survivor_finishes_it(
         pair) -> None:
     a, b = pair
