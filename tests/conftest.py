@@ -48,6 +48,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = slow_files_first(items)
 
 
+@pytest.fixture(autouse=True)
+def umask_kept() -> Iterator[None]:
+    """Each test leaves the next one the umask it found: ``serve`` and ``backup`` make their
+    process create private files (umask 077, app/datadir.py), and a test that runs them in
+    the worker's own process (tests/cluster/test_forward_keepalive.py calls ``cli.serve``)
+    would otherwise make every later file of that worker 0600, the image test's included
+    (its app user could no longer run what it installed)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    yield
+    os.umask(mask)
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster():
     cluster = PostgresCluster.find()

@@ -61,5 +61,7 @@ def test_the_server_closes_idle_connections_after_keep_alive_seconds(monkeypatch
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: seen.update(kwargs))
     monkeypatch.setattr("app.logs.configure", lambda log_format: None)
     monkeypatch.setattr("app.logs.log_start", lambda host, port: None)
+    # nor lock and tighten the checkout's own ./data for the rest of this worker's life
+    monkeypatch.setattr("app.datadir.open_for_server", lambda settings: [])
     cli.serve("127.0.0.1", 0)
     assert seen["timeout_keep_alive"] == KEEP_ALIVE_SECONDS
